@@ -1,0 +1,119 @@
+/**
+ * The file capability handed to tools (implemented by electron/main/host). Tools never touch
+ * node:fs: every path goes through this interface, so confinement to the workspace roots,
+ * symlink checks at open time, atomic writes and the trash live in exactly one place.
+ *
+ * Paths given to these methods are as the model wrote them (relative ones resolve against the
+ * first workspace root). Paths returned are absolute and normalised.
+ *
+ * Methods reject with a FileAccessError whose `code` says what went wrong; tools turn codes into
+ * signpost messages (tools/kit/file-errors.ts). Any other exception is a bug and the gate maps it
+ * to outcome `error`.
+ */
+
+export type FileErrorCode =
+  | 'OUTSIDE_ROOTS' // lexically or after symlink resolution outside every workspace root
+  | 'FORBIDDEN' // inside the roots but reserved (audit directory, policy file, Baram's own data)
+  | 'INVALID_PATH' // NUL byte, empty, or otherwise not a path
+  | 'NOT_FOUND'
+  | 'EXISTS'
+  | 'IS_DIRECTORY'
+  | 'NOT_DIRECTORY'
+  | 'TOO_LARGE'
+  | 'CHANGED' // the file differs from what was approved
+  | 'IO'; // anything the OS reported that is none of the above
+
+export class FileAccessError extends Error {
+  override readonly name = 'FileAccessError';
+  constructor(
+    readonly code: FileErrorCode,
+    /** The path as the caller gave it (never an OS error string; those can leak host details). */
+    readonly path: string,
+    message?: string,
+  ) {
+    super(message ?? `${code}: ${path}`);
+  }
+}
+
+export function isFileAccessError(e: unknown): e is FileAccessError {
+  return e instanceof Error && e.name === 'FileAccessError' && typeof (e as FileAccessError).code === 'string';
+}
+
+export type EntryType = 'file' | 'directory' | 'symlink' | 'other';
+
+export interface FileInfo {
+  /** Absolute, normalised path. */
+  readonly path: string;
+  readonly type: EntryType;
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly birthtimeMs: number;
+  /** POSIX permission bits (e.g. 0o644); 0 where the OS has none. */
+  readonly mode: number;
+}
+
+/** What an approval binds to per file: a changed size or mtime after approval is reported. */
+export interface Fingerprint {
+  readonly type: EntryType;
+  readonly size: number;
+  readonly mtimeMs: number;
+}
+
+export interface TrashEntry {
+  readonly trashId: string;
+  /** Absolute path the item had before it was deleted (where restore puts it back). */
+  readonly originalPath: string;
+  readonly deletedAt: string; // ISO 8601 UTC
+  readonly type: EntryType;
+  readonly size: number;
+}
+
+export interface WalkOptions {
+  /** Apply .gitignore / .ignore files found on the way down (default true). */
+  readonly respectIgnoreFiles?: boolean;
+  /** Include dot-files and dot-directories (default false). `.git` is never entered. */
+  readonly includeHidden?: boolean;
+  /** Stop after this many files (default: unbounded). */
+  readonly maxFiles?: number;
+}
+
+export interface WalkEntry {
+  readonly path: string;
+  readonly size: number;
+}
+
+export interface FileAccess {
+  /** Absolute, realpath'd workspace roots; roots[0] is where relative paths resolve. */
+  readonly roots: readonly string[];
+
+  /** Lexical resolution only (no file system access): absolute + normalised, `~` expanded. */
+  resolve(path: string): string;
+  /** Path relative to the root that contains it, for display ("보고서/2024.xlsx"). */
+  display(absolutePath: string): string;
+  /** Full confinement check (lexical AND realpath of the longest existing prefix). Returns the absolute path. */
+  check(path: string): Promise<string>;
+
+  /** null when nothing exists at the path (a dangling symlink counts as existing, type 'symlink'). */
+  stat(path: string): Promise<FileInfo | null>;
+  fingerprint(path: string): Promise<Fingerprint | null>;
+  list(path: string, options?: { readonly recursive?: boolean; readonly maxEntries?: number }): Promise<FileInfo[]>;
+  /**
+   * Expand a glob (picomatch syntax; relative patterns against the first root) into absolute paths of
+   * existing entries, sorted. A pattern without glob characters returns that one path if it exists.
+   */
+  glob(pattern: string, options?: { readonly maxMatches?: number }): Promise<string[]>;
+  /** Files below `path`, depth-first, sorted per directory. Never follows symlinks out of the roots. */
+  walk(path: string, options?: WalkOptions): AsyncIterable<WalkEntry>;
+
+  readBytes(path: string, options?: { readonly maxBytes?: number; readonly offset?: number }): Promise<Uint8Array>;
+  /** Atomic: written to a temp file in the same directory, fsync'd, then renamed over the target. */
+  writeAtomic(path: string, data: Uint8Array | string, options: { readonly overwrite: boolean }): Promise<void>;
+  mkdir(path: string): Promise<{ readonly created: boolean }>;
+  /** Moves a file or directory; refuses to overwrite unless `overwrite`. */
+  move(from: string, to: string, options?: { readonly overwrite?: boolean }): Promise<void>;
+  copy(from: string, to: string, options?: { readonly overwrite?: boolean }): Promise<void>;
+  /** Moves the item into Baram's trash (outside the workspace); restorable by trashId. */
+  trash(path: string): Promise<TrashEntry>;
+  restore(trashId: string): Promise<TrashEntry>;
+  trashList(): Promise<TrashEntry[]>;
+}

@@ -1,0 +1,128 @@
+import type { Decision, Risk, RuleSource, SchemaMode, SubjectKind } from '../../common/domain';
+import type { Text } from '../../common/i18n';
+
+/**
+ * The policy file of SPEC §8 after validation, with defaults filled in and `~` expanded.
+ * Field names are a contract with administrators: add fields, never rename.
+ */
+export interface Policy {
+  readonly version: 1;
+  /** Absolute paths ('~' expanded). May be empty in a policy file; the CLI/app then supplies one. */
+  readonly workspaceRoots: readonly string[];
+  readonly defaults: Readonly<Record<Risk, Decision>>;
+  readonly rules: RuleLists;
+  readonly shell: ShellPolicy;
+  readonly http: { readonly allow: readonly string[] };
+  readonly ssh: { readonly hosts: Readonly<Record<string, SshHostPolicy>> };
+  readonly schemaValidation: { readonly builtin: SchemaMode; readonly external: SchemaMode };
+  readonly approval: { readonly timeoutSeconds: number };
+  readonly audit: { readonly retentionDays: number };
+  readonly tests: readonly PolicyTest[];
+}
+
+export interface RuleLists {
+  readonly allow: readonly string[];
+  readonly ask: readonly string[];
+  readonly deny: readonly string[];
+}
+
+export interface ShellCommandPolicy {
+  /** Arguments (exact, or `--flag` prefix of `--flag=value`) this program may not receive. */
+  readonly denyArgs: readonly string[];
+}
+
+export interface ShellPolicy {
+  readonly commands: Readonly<Record<string, ShellCommandPolicy>>;
+  readonly trustedDirs: readonly string[];
+  readonly env: readonly string[];
+  readonly defaultTimeoutMs: number;
+  readonly maxTimeoutMs: number;
+  readonly maxOutputChars: number;
+  readonly maxCaptureBytes: number;
+}
+
+export interface SshHostPolicy {
+  readonly address: string;
+  readonly port: number;
+  readonly user: string;
+  readonly hostKey: string;
+  readonly commands: readonly string[];
+}
+
+export interface PolicyTest {
+  readonly tool: string;
+  readonly args: Readonly<Record<string, unknown>>;
+  readonly expect: Decision;
+}
+
+/**
+ * User settings may only tighten the admin policy (DESIGN idiom 4): add deny/ask rules, drop allow
+ * rules, choose stricter defaults, narrow the workspace roots. Anything that would widen is an error.
+ */
+export interface UserSettings {
+  readonly workspaceRoots?: readonly string[];
+  readonly defaults?: Partial<Readonly<Record<Risk, Decision>>>;
+  readonly rules?: { readonly ask?: readonly string[]; readonly deny?: readonly string[]; readonly dropAllow?: readonly string[] };
+}
+
+/** A rule with where it came from, so every decision can name its source. */
+export interface SourcedRule {
+  readonly text: string;
+  readonly source: RuleSource;
+}
+
+/** The merged policy the gate enforces. */
+export interface EffectivePolicy {
+  readonly policy: Policy;
+  readonly rules: { readonly allow: readonly SourcedRule[]; readonly ask: readonly SourcedRule[]; readonly deny: readonly SourcedRule[] };
+  /** Source of each default (admin file, user settings, or built-in when the file omitted it). */
+  readonly defaultSources: Readonly<Record<Risk, RuleSource>>;
+  /** SHA-256 of the canonical JSON of `policy` (written to the audit log at every start). */
+  readonly digest: string;
+}
+
+/** A problem in a policy file, located by JSON path ("$.shell.commands.git.denyArgs[0]"). */
+export interface PolicyProblem {
+  readonly path: string;
+  readonly message: string;
+}
+
+export type PolicyLoad<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problems: readonly PolicyProblem[] };
+
+/** "Allow for this session" grants: same tool + same (resolved) subject values. */
+export interface SessionGrant {
+  readonly tool: string;
+  readonly kind: SubjectKind | null;
+  readonly values: readonly string[];
+}
+
+export interface PermissionQuery {
+  readonly tool: string;
+  /** False when no registered tool has this name: always deny (SPEC G-PERM). */
+  readonly known: boolean;
+  readonly risk: Risk;
+  /** Raw subject from the arguments (the tool's SubjectSpec applied); null when the tool declares none. */
+  readonly subject: { readonly kind: SubjectKind; readonly values: readonly string[] } | null;
+  readonly sessionGrants?: readonly SessionGrant[];
+}
+
+/** Facts about the machine the evaluation needs (injected for tests; defaults from os/process). */
+export interface PermissionEnv {
+  /** Realpath'd workspace roots; roots[0] is where relative paths resolve. */
+  readonly roots: readonly string[];
+  readonly home: string;
+  readonly platform: NodeJS.Platform;
+  /** Absolute paths no tool may touch at all (audit directory, policy file, Baram's data dir). */
+  readonly protectedPaths: readonly string[];
+}
+
+export interface PermissionVerdict {
+  readonly decision: Decision;
+  /** The rule that decided, as written ("filesystem.*(**\/.ssh/**)", "defaults.read", "workspaceRoots"). */
+  readonly rule: string;
+  readonly source: RuleSource;
+  /** For deny: what the model is told, with a signpost. */
+  readonly reason?: Text;
+  /** PATH: absolute normalised values, plus their realpath forms where they differ. */
+  readonly resolved: readonly string[];
+}
