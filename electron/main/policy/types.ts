@@ -18,6 +18,11 @@ export interface Policy {
   readonly approval: { readonly timeoutSeconds: number };
   readonly audit: { readonly retentionDays: number };
   readonly tests: readonly PolicyTest[];
+  /**
+   * Risks whose default the policy file set itself; the others came from the built-in defaults.
+   * Kept so each default decision names its true source (admin vs builtin). Absent = all explicit.
+   */
+  readonly explicitDefaults?: readonly Risk[];
 }
 
 export interface RuleLists {

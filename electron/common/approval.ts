@@ -1,0 +1,56 @@
+import type { Risk, RuleSource } from './domain';
+import type { Lang, Text } from './i18n';
+
+/**
+ * What the human sees before anything happens (SPEC G-APPROVE). The same content is shown in the
+ * desktop dialog and in the terminal (`--approve ask`).
+ */
+export interface ApprovalRequest {
+  readonly callId: string;
+  readonly tool: string;
+  readonly risk: Risk;
+  /** Plain language: "파일 158개를 정리/2024로 옮깁니다". */
+  readonly summary: Text;
+  /** The exact arguments (after null normalisation), as the model sent them. */
+  readonly args: Readonly<Record<string, unknown>>;
+  /** Every affected item, display paths; globs already expanded. */
+  readonly targets: readonly ApprovalTarget[];
+  readonly preview?: string;
+  /** Host or URL for network tools. */
+  readonly destination?: string;
+  /** The rule that asked for approval, and its source. */
+  readonly rule: string;
+  readonly ruleSource: RuleSource;
+  /** SHA-256 of the canonical request + expanded targets; the approval binds to it. */
+  readonly digest: string;
+  readonly lang: Lang;
+  readonly timeoutMs: number;
+}
+
+export interface ApprovalTarget {
+  readonly path: string;
+  readonly to?: string;
+  /** True when the target exists and would be replaced. */
+  readonly exists: boolean;
+}
+
+export type ApprovalChoice = 'allow-once' | 'allow-session' | 'deny';
+
+export interface ApprovalDecision {
+  readonly choice: ApprovalChoice;
+  /** Optional reason on deny; goes back to the model. */
+  readonly reason?: string;
+  /** Who decided ("os:kim", "cli:--approve all", "timeout"). */
+  readonly approver: string;
+}
+
+/**
+ * The one interface through which the app or the CLI supplies approvals. Must honour `signal`
+ * (timeout or Stop) by settling promptly; the gate treats a late answer as deny.
+ */
+export interface ApprovalBroker {
+  request(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision>;
+}
+
+/** Buttons (and terminal input) become active only after this delay, so a stray Enter cannot approve. */
+export const APPROVAL_ARM_DELAY_MS = 600;

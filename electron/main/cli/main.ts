@@ -1,0 +1,139 @@
+import { readFileSync } from 'node:fs';
+import type { ApprovalBroker } from '../../common/approval';
+import { blockedByGate } from '../../common/domain';
+import { isLang, type Lang } from '../../common/i18n';
+import { toolCatalog } from '../gate';
+import { openSession, SessionError } from '../runtime/session';
+import { adminPolicyIfPresent, defaultDataDir } from '../runtime/paths';
+import { osUser } from '../runtime/os-user';
+import { flagString, parseArgs, UsageError } from './args';
+import { checkPolicyCommand } from './policy-check';
+import { terminalBroker } from './terminal-approval';
+
+/**
+ * `baram` — the same core as the desktop app, without Electron: for auditors, administrators,
+ * scripted checks and acceptance tests (SPEC §7). Exit codes: 0 ok, 3 the gate blocked the call
+ * (denied / invalid / refused), 2 usage error, 1 anything else.
+ */
+const HELP = `baram — 바람 command line
+
+  baram tools [--json]                       list tools (name, family, risk, schema)
+  baram call TOOL 'JSON-ARGS' [options]      one call through the whole gate; prints a JSON result
+        --workspace DIR   folder to work in (must lie inside the policy's workspaceRoots)
+        --policy FILE     admin policy (default: /etc/baram/policy.json if present, else built-in)
+        --settings FILE   user settings (tighten-only; default: <data-dir>/settings.json if present)
+        --data-dir DIR    Baram's data: audit log, trash (default: ${defaultDataDir()})
+        --approve all|none|ask   who approves "ask" decisions (default: ask on a terminal, else none)
+        --lang ko|en      language of messages (default: ko)
+  baram policy check FILE                    validate a policy file and run its embedded tests
+
+Exit codes: 0 ok · 3 blocked by the gate (denied, invalid, refused) · 2 usage · 1 other failure
+`;
+
+export async function main(argv: readonly string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        process.stdout.write(HELP);
+        return 0;
+      case '--version':
+        process.stdout.write(`${version()}\n`);
+        return 0;
+      case 'tools':
+        return toolsCommand(rest);
+      case 'call':
+        return await callCommand(rest);
+      case 'policy':
+        if (rest[0] === 'check') return await checkPolicyCommand(rest.slice(1));
+        throw new UsageError(`Unknown policy command '${rest[0] ?? ''}'. Use: baram policy check FILE`);
+      default:
+        throw new UsageError(`Unknown command '${command}'. Run 'baram --help' for the list.`);
+    }
+  } catch (e) {
+    if (e instanceof UsageError) {
+      process.stderr.write(`baram: ${e.message}\n`);
+      return 2;
+    }
+    if (e instanceof SessionError) {
+      process.stderr.write(`baram: ${e.message}\n`);
+      for (const p of e.problems) process.stderr.write(`  ${p.path}: ${p.message}\n`);
+      return 1;
+    }
+    throw e;
+  }
+}
+
+function toolsCommand(rest: readonly string[]): number {
+  const args = parseArgs(rest, [], ['json']);
+  const catalog = toolCatalog();
+  if (args.flags.has('json')) {
+    process.stdout.write(`${JSON.stringify(catalog, null, 2)}\n`);
+    return 0;
+  }
+  for (const t of catalog) process.stdout.write(`${t.name.padEnd(20)} ${t.risk.padEnd(12)} ${t.description.ko}\n`);
+  return 0;
+}
+
+async function callCommand(rest: readonly string[]): Promise<number> {
+  const args = parseArgs(rest, ['workspace', 'policy', 'settings', 'data-dir', 'approve', 'lang'], []);
+  const [toolName, json, ...extra] = args.positional;
+  if (!toolName) throw new UsageError("Missing TOOL. Example: baram call filesystem.read '{\"path\":\"a.txt\"}'");
+  if (extra.length > 0) throw new UsageError(`Unexpected argument '${extra[0]}'. Quote the JSON arguments as one word.`);
+  let toolArgs: unknown = {};
+  if (json !== undefined) {
+    try {
+      toolArgs = JSON.parse(json);
+    } catch (e) {
+      throw new UsageError(`The arguments are not valid JSON (${(e as Error).message}). Example: '{"path":"a.txt"}'`);
+    }
+  }
+  const lang = langFlag(flagString(args, 'lang'));
+  const approve = flagString(args, 'approve') ?? (process.stdin.isTTY ? 'ask' : 'none');
+  const session = await openSession({
+    policyFile: flagString(args, 'policy') ?? adminPolicyIfPresent(),
+    userSettingsFile: flagString(args, 'settings'),
+    workspace: flagString(args, 'workspace'),
+    dataDir: flagString(args, 'data-dir') ?? defaultDataDir(),
+    lang,
+    broker: brokerFor(approve),
+  });
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.once('SIGINT', onSigint);
+  try {
+    const result = await session.gate.call({ tool: toolName, args: toolArgs, signal: controller.signal });
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    return result.outcome === 'ok' ? 0 : blockedByGate(result.outcome) ? 3 : 1;
+  } finally {
+    process.off('SIGINT', onSigint);
+    await session.close();
+  }
+}
+
+function brokerFor(mode: string): ApprovalBroker | null {
+  switch (mode) {
+    case 'all':
+      return { request: async () => ({ choice: 'allow-once', approver: `cli:--approve all (${osUser()})` }) };
+    case 'none':
+      return null;
+    case 'ask':
+      return terminalBroker();
+    default:
+      throw new UsageError(`--approve must be one of all, none, ask (was '${mode}').`);
+  }
+}
+
+function langFlag(value: string | undefined): Lang {
+  if (value === undefined) return 'ko';
+  if (!isLang(value)) throw new UsageError(`--lang must be ko or en (was '${value}').`);
+  return value;
+}
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}

@@ -1,0 +1,67 @@
+import { createInterface } from 'node:readline';
+import { APPROVAL_ARM_DELAY_MS, type ApprovalBroker, type ApprovalDecision, type ApprovalRequest } from '../../common/approval';
+import { pick } from '../../common/i18n';
+import { osUser } from '../runtime/os-user';
+
+/**
+ * `--approve ask`: the approval dialog in the terminal, with the same content as the desktop dialog
+ * (summary, risk, exact arguments, every target, preview, rule). Written to stderr so stdout stays
+ * one JSON object. Input typed before the arm delay is ignored, so a stray Enter cannot approve.
+ */
+export function terminalBroker(input: NodeJS.ReadableStream = process.stdin, output: NodeJS.WritableStream = process.stderr): ApprovalBroker {
+  return {
+    request(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
+      output.write(renderApproval(request));
+      return new Promise<ApprovalDecision>((resolve) => {
+        const rl = createInterface({ input, terminal: false });
+        const armedAt = Date.now() + APPROVAL_ARM_DELAY_MS;
+        let waitingForReason = false;
+        const finish = (decision: ApprovalDecision) => {
+          rl.close();
+          resolve(decision);
+        };
+        signal.addEventListener('abort', () => finish({ choice: 'deny', approver: 'timeout' }), { once: true });
+        const prompt = () => output.write(request.lang === 'en' ? '[y] allow once  [s] allow for this session  [n] deny > ' : '[y] 한 번 허용  [s] 이번 세션 동안 허용  [n] 거부 > ');
+        setTimeout(prompt, APPROVAL_ARM_DELAY_MS);
+        rl.on('line', (line) => {
+          if (Date.now() < armedAt) return;
+          const answer = line.trim();
+          if (waitingForReason) return finish({ choice: 'deny', approver: `os:${osUser()}`, ...(answer ? { reason: answer } : {}) });
+          switch (answer.toLowerCase()) {
+            case 'y':
+              return finish({ choice: 'allow-once', approver: `os:${osUser()}` });
+            case 's':
+              return finish({ choice: 'allow-session', approver: `os:${osUser()}` });
+            case 'n':
+              waitingForReason = true;
+              output.write(request.lang === 'en' ? 'Reason (optional, Enter to skip) > ' : '거부 사유 (선택, Enter로 건너뜀) > ');
+              return undefined;
+            default:
+              prompt();
+              return undefined;
+          }
+        });
+        rl.on('close', () => resolve({ choice: 'deny', approver: 'none' }));
+      });
+    },
+  };
+}
+
+export function renderApproval(r: ApprovalRequest): string {
+  const en = r.lang === 'en';
+  const lines = [
+    '',
+    en ? '── Approval needed ──' : '── 승인이 필요합니다 ──',
+    pick(r.summary, r.lang),
+    `${en ? 'Tool' : '도구'}: ${r.tool}   ${en ? 'Risk' : '위험도'}: ${r.risk}   ${en ? 'Rule' : '규칙'}: ${r.rule} (${r.ruleSource})`,
+    `${en ? 'Arguments' : '인자'}: ${JSON.stringify(r.args)}`,
+  ];
+  if (r.destination) lines.push(`${en ? 'Destination' : '대상'}: ${r.destination}`);
+  if (r.targets.length > 0) {
+    lines.push(`${en ? 'Affected items' : '대상 항목'} (${r.targets.length}):`);
+    for (const t of r.targets) lines.push(`  ${t.path}${t.to ? ` → ${t.to}` : ''}${t.exists ? '' : en ? ' (new)' : ' (새로 만듦)'}`);
+  }
+  if (r.preview) lines.push(en ? 'Preview:' : '미리보기:', r.preview);
+  lines.push(`${en ? 'Approval digest' : '승인 다이제스트'}: ${r.digest.slice(0, 16)}…`, '');
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,3 @@
+export { Gate, type CallRequest, type CallResult, type GateOptions } from './gate';
+export { toolCatalog, permissionSubjectOf, builtinTools, type ToolInfo } from './catalog';
+export { toolsetDigest } from './toolset';

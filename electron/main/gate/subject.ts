@@ -1,0 +1,21 @@
+import type { PermissionSubject } from '../../common/domain';
+import type { SubjectSpec } from '../../../tools/kit/define-tool';
+
+/**
+ * Reads the permission subject from RAW arguments, before schema validation (SPEC G-ORDER). It
+ * therefore trusts nothing: non-string values contribute nothing, and an empty result is handed to
+ * the permission layer, which denies when a pattern rule applies (fail closed).
+ */
+export function extractSubject(spec: SubjectSpec<Record<string, unknown>> | null, args: Record<string, unknown>): PermissionSubject | null {
+  if (!spec) return null;
+  const parts: string[] = [];
+  for (const field of spec.fields) {
+    const value = args[field];
+    if (typeof value === 'string') parts.push(value);
+    else if (Array.isArray(value)) for (const v of value) if (typeof v === 'string') parts.push(v);
+    // An omitted optional path means the first workspace root (SPEC §9: relative paths resolve there).
+    else if (value === undefined && spec.kind === 'PATH') parts.push('.');
+  }
+  if (spec.kind === 'COMMAND') return { kind: 'COMMAND', values: parts.length ? [parts.join(' ')] : [] };
+  return { kind: spec.kind, values: parts };
+}

@@ -1,0 +1,21 @@
+import { createHash } from 'node:crypto';
+import { canonicalJson } from '../../common/canonical-json';
+import type { AnyTool } from '../../../tools/kit/define-tool';
+import frozen from '../../../tools/FROZEN.json';
+
+/**
+ * Digest of the toolset in force (SPEC F-FROZEN): names, schemas and risks of the registered tools
+ * plus the recorded SHA-256 of every source file under tools/. Written to the audit log at every
+ * start so auditors know exactly which tools ran. tests/architecture/frozen-tools.test.ts proves the
+ * recorded file digests match the code.
+ */
+export function toolsetDigest(tools: readonly AnyTool[]): string {
+  const declared = tools
+    .map((t) => ({ name: t.name, risk: t.risk, concurrency: t.concurrency, schema: t.input }))
+    .sort((a, b) => (a.name < b.name ? -1 : 1));
+  return createHash('sha256').update(canonicalJson({ tools: declared, files: frozenFiles() })).digest('hex');
+}
+
+export function frozenFiles(): Readonly<Record<string, string>> {
+  return (frozen as { files: Record<string, string> }).files;
+}

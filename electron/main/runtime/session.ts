@@ -1,0 +1,139 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdirSync, readFileSync, existsSync, realpathSync } from 'node:fs';
+import { homedir, hostname } from 'node:os';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import type { ApprovalBroker } from '../../common/approval';
+import type { AuditSink } from '../../common/audit-events';
+import type { FileAccess } from '../../common/file-access';
+import type { Lang } from '../../common/i18n';
+import { JsonlAuditSink } from '../audit/jsonl-sink';
+import { Gate, permissionSubjectOf } from '../gate';
+import { createFileAccess } from '../host/files';
+import { builtinPolicy, loadPolicyFile, mergePolicies, parseUserSettings, runPolicyTests } from '../policy';
+import { osUser } from './os-user';
+import type { EffectivePolicy, PermissionEnv, Policy, PolicyProblem, UserSettings } from '../policy/types';
+
+/**
+ * Assembles one working session — policy, confined file access, audit sink, gate — the same way
+ * for the CLI, the desktop app and the tests, so all three exercise the identical core.
+ */
+export interface SessionOptions {
+  /** Admin policy file; absent → the built-in default policy. */
+  readonly policyFile?: string;
+  /** User settings (tighten-only); absent → <dataDir>/settings.json if it exists. */
+  readonly userSettingsFile?: string;
+  /** The folder to work in. Must lie inside the admin policy's roots when the policy names any. */
+  readonly workspace?: string;
+  readonly dataDir: string;
+  readonly lang: Lang;
+  readonly broker: ApprovalBroker | null;
+  /** Replace the audit sink (tests that simulate an unwritable ledger). */
+  readonly audit?: AuditSink;
+  readonly appUser?: string;
+}
+
+export interface Session {
+  readonly gate: Gate;
+  readonly files: FileAccess;
+  readonly policy: EffectivePolicy;
+  readonly dataDir: string;
+  readonly sessionId: string;
+  close(): Promise<void>;
+}
+
+export class SessionError extends Error {
+  constructor(
+    message: string,
+    readonly problems: readonly PolicyProblem[] = [],
+  ) {
+    super(message);
+  }
+}
+
+export async function openSession(options: SessionOptions): Promise<Session> {
+  const home = homedir();
+  const admin = await loadAdminPolicy(options.policyFile, home);
+  const user = loadUserSettings(options.userSettingsFile ?? join(options.dataDir, 'settings.json'), home, options.userSettingsFile !== undefined);
+  const withWorkspace = applyWorkspace(admin.policy, admin.source, options.workspace);
+  const merged = mergePolicies(withWorkspace, admin.source, user);
+  if (!merged.ok) throw new SessionError('The user settings would widen the administrator policy.', merged.problems);
+  const effective = merged.value;
+
+  const roots = effective.policy.workspaceRoots;
+  if (roots.length === 0) throw new SessionError('No workspace folder: pass --workspace DIR or set workspaceRoots in the policy.');
+  for (const root of roots) {
+    if (!existsSync(root)) throw new SessionError(`The workspace folder ${root} does not exist. Create it or pass another --workspace.`);
+  }
+
+  const dataDir = resolve(options.dataDir);
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const realDataDir = realpathSync(dataDir);
+  for (const root of roots.map((r) => realpathSync(r))) {
+    if (inside(realDataDir, root)) throw new SessionError(`The data folder ${dataDir} must not lie inside the workspace ${root}: tools could reach the audit log.`);
+  }
+  const protectedPaths = [realDataDir, ...(options.policyFile ? [resolve(options.policyFile)] : [])];
+  const files = await createFileAccess({ roots: [...roots], trashDir: join(realDataDir, 'trash'), protectedPaths, home });
+  const permissionEnv: PermissionEnv = { roots: files.roots, home, platform: process.platform, protectedPaths };
+
+  // A policy whose own examples fail does not load (SPEC §8).
+  const testProblems = await runPolicyTests(effective, permissionEnv, (tool, args) => permissionSubjectOf(tool, args));
+  if (testProblems.length > 0) throw new SessionError('The policy\'s own tests fail.', testProblems);
+
+  const sessionId = randomUUID();
+  const audit =
+    options.audit ??
+    JsonlAuditSink.open(join(realDataDir, 'audit'), {
+      sessionId,
+      osUser: osUser(),
+      appUser: options.appUser ?? osUser(),
+      hostId: createHash('sha256').update(hostname()).digest('hex').slice(0, 16),
+    });
+  const gate = new Gate({ tools: undefined, policy: effective, permissionEnv, files, audit, broker: options.broker, lang: options.lang });
+  await gate.start({ policySource: admin.source, policyFile: options.policyFile ?? null });
+  return {
+    gate,
+    files,
+    policy: effective,
+    dataDir: realDataDir,
+    sessionId,
+    async close() {
+      await gate.stop();
+      await audit.close();
+    },
+  };
+}
+
+async function loadAdminPolicy(file: string | undefined, home: string): Promise<{ policy: Policy; source: 'admin' | 'builtin' }> {
+  if (!file) return { policy: builtinPolicy(home), source: 'builtin' };
+  const loaded = await loadPolicyFile(file);
+  if (!loaded.ok) throw new SessionError(`The policy file ${file} has problems.`, loaded.problems);
+  return { policy: loaded.value, source: 'admin' };
+}
+
+function loadUserSettings(file: string, home: string, required: boolean): UserSettings | undefined {
+  if (!existsSync(file)) {
+    if (required) throw new SessionError(`The settings file ${file} does not exist.`);
+    return undefined;
+  }
+  const parsed = parseUserSettings(readFileSync(file, 'utf8'), home);
+  if (!parsed.ok) throw new SessionError(`The settings file ${file} has problems.`, parsed.problems);
+  return parsed.value;
+}
+
+/**
+ * The workspace flag narrows an admin policy's roots (it must lie inside one of them). With no admin
+ * policy there is nothing to narrow, and the workspace simply is the root.
+ */
+function applyWorkspace(policy: Policy, source: 'admin' | 'builtin', workspace: string | undefined): Policy {
+  if (!workspace) return policy;
+  const dir = resolve(workspace);
+  if (source === 'admin' && policy.workspaceRoots.length > 0 && !policy.workspaceRoots.some((root) => inside(dir, root))) {
+    throw new SessionError(`--workspace ${dir} lies outside the folders the policy allows (${policy.workspaceRoots.join(', ')}).`);
+  }
+  return { ...policy, workspaceRoots: [dir] };
+}
+
+function inside(child: string, parent: string): boolean {
+  const rel = relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}

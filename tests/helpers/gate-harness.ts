@@ -1,0 +1,85 @@
+import { mkdtemp, mkdir, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { ApprovalBroker, ApprovalDecision, ApprovalRequest } from '../../electron/common/approval';
+import type { AuditSink } from '../../electron/common/audit-events';
+import type { Lang } from '../../electron/common/i18n';
+import type { CallResult } from '../../electron/main/gate';
+import { openSession, type Session } from '../../electron/main/runtime/session';
+
+/**
+ * The real gate on a temp workspace: real policy loading, real host file access, real audit file.
+ * Tests drive tools only through `call`, exactly as the model and the CLI do.
+ */
+export interface TestGateOptions {
+  /** Files to create in the workspace: relative path → content. */
+  readonly files?: Record<string, string | Uint8Array>;
+  /** Admin policy object (written to a temp policy file). Without workspaceRoots, the workspace is the root. */
+  readonly policy?: Record<string, unknown>;
+  /** Who answers approvals (default 'all'). A function gets each request. */
+  readonly approve?: 'all' | 'none' | ((request: ApprovalRequest) => ApprovalDecision | Promise<ApprovalDecision>);
+  readonly lang?: Lang;
+  /** Replace the audit sink (e.g. one that fails). */
+  readonly audit?: AuditSink;
+}
+
+export interface TestGate {
+  readonly workspace: string;
+  readonly dataDir: string;
+  /** Outside both the workspace and the data dir: a place for "secrets" escape tests aim at. */
+  readonly outside: string;
+  readonly session: Session;
+  readonly approvals: ApprovalRequest[];
+  call(tool: string, args: unknown, signal?: AbortSignal): Promise<CallResult>;
+  close(): Promise<void>;
+}
+
+export async function createTestGate(options: TestGateOptions = {}): Promise<TestGate> {
+  const base = await realpath(await mkdtemp(join(tmpdir(), 'baram-test-')));
+  const workspace = join(base, 'workspace');
+  const dataDir = join(base, 'data');
+  const outside = join(base, 'outside');
+  await mkdir(workspace, { recursive: true });
+  await mkdir(outside, { recursive: true });
+  for (const [rel, content] of Object.entries(options.files ?? {})) {
+    const file = join(workspace, rel);
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, content);
+  }
+  let policyFile: string | undefined;
+  if (options.policy) {
+    policyFile = join(base, 'policy.json');
+    await writeFile(policyFile, JSON.stringify({ version: 1, ...options.policy }));
+  }
+  const approvals: ApprovalRequest[] = [];
+  const approve = options.approve ?? 'all';
+  const broker: ApprovalBroker | null =
+    approve === 'none'
+      ? null
+      : {
+          async request(request) {
+            approvals.push(request);
+            return approve === 'all' ? { choice: 'allow-once', approver: 'test' } : approve(request);
+          },
+        };
+  const session = await openSession({
+    ...(policyFile ? { policyFile } : {}),
+    workspace,
+    dataDir,
+    lang: options.lang ?? 'en',
+    broker,
+    ...(options.audit ? { audit: options.audit } : {}),
+  });
+  return {
+    workspace,
+    dataDir,
+    outside,
+    session,
+    approvals,
+    call: (tool, args, signal) => session.gate.call({ tool, args, ...(signal ? { signal } : {}) }),
+    async close() {
+      await session.close();
+      await rm(base, { recursive: true, force: true });
+    },
+  };
+}

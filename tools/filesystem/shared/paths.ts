@@ -1,0 +1,80 @@
+import picomatch from 'picomatch';
+
+/**
+ * Lexical path helpers for the filesystem tools. Tools may not import node:path (DESIGN: all file
+ * access goes through ctx.files), and these few string operations are all they need: the host
+ * resolves, normalises and confines every path again before touching the disk.
+ */
+
+const SEPARATORS = /[\\/]+/;
+
+function looksWindows(path: string): boolean {
+  return /^[A-Za-z]:[\\/]/.test(path) || path.startsWith('\\\\');
+}
+
+function trimTrailingSeparators(path: string): string {
+  let end = path.length;
+  while (end > 1 && (path[end - 1] === '/' || path[end - 1] === '\\')) end--;
+  return path.slice(0, end);
+}
+
+/** Last segment of a path ("보고서/2024.xlsx" → "2024.xlsx"). */
+export function baseName(path: string): string {
+  const parts = trimTrailingSeparators(path).split(SEPARATORS);
+  return parts[parts.length - 1] ?? '';
+}
+
+/** Everything before the last segment ("/a/b/c.txt" → "/a/b"); the root stays the root. */
+export function parentPath(path: string): string {
+  const trimmed = trimTrailingSeparators(path);
+  const cut = Math.max(trimmed.lastIndexOf('/'), trimmed.lastIndexOf('\\'));
+  if (cut < 0) return '.';
+  if (cut === 0) return trimmed.slice(0, 1);
+  // "C:\x" → "C:\", not "C:" (which means "current folder on drive C").
+  if (cut === 2 && /^[A-Za-z]:/.test(trimmed)) return trimmed.slice(0, 3);
+  return trimmed.slice(0, cut);
+}
+
+/** Joins an absolute folder and one name with the folder's own separator style. */
+export function joinPath(folder: string, name: string): string {
+  const sep = looksWindows(folder) ? '\\' : '/';
+  const base = trimTrailingSeparators(folder);
+  return base.endsWith(sep) ? `${base}${name}` : `${base}${sep}${name}`;
+}
+
+/** True when the model wrote a trailing separator ("정리/2024/"): it means a folder. */
+export function endsWithSeparator(path: string): boolean {
+  return path.endsWith('/') || path.endsWith('\\');
+}
+
+function comparable(path: string): string {
+  const unified = trimTrailingSeparators(path).replace(/\\/g, '/');
+  // Windows file systems are case-insensitive; comparing case-folded avoids "moving a folder into itself".
+  return looksWindows(path) ? unified.toLowerCase() : unified;
+}
+
+export function samePath(a: string, b: string): boolean {
+  return comparable(a) === comparable(b);
+}
+
+/** `child` equals `parent` or lies below it (both absolute, normalised). */
+export function isSameOrInside(child: string, parent: string): boolean {
+  const c = comparable(child);
+  const p = comparable(parent);
+  if (c === p) return true;
+  return c.startsWith(p.endsWith('/') ? p : `${p}/`);
+}
+
+/** Path of `absolute` below `folder`, with '/' separators (for name matching and listings). */
+export function relativeTo(folder: string, absolute: string): string {
+  const f = trimTrailingSeparators(folder).replace(/\\/g, '/');
+  const a = absolute.replace(/\\/g, '/');
+  if (a === f) return '';
+  const prefix = f.endsWith('/') ? f : `${f}/`;
+  return a.startsWith(prefix) ? a.slice(prefix.length) : a;
+}
+
+/** Whether the string contains glob syntax (`*`, `?`, `[...]`, `{a,b}`, extglobs). */
+export function hasGlobChars(pattern: string): boolean {
+  return picomatch.scan(pattern).isGlob;
+}

@@ -1,0 +1,33 @@
+import type { AnyTool } from './kit/define-tool';
+import { filesystemCopy } from './filesystem/copy';
+import { filesystemDelete } from './filesystem/delete';
+import { filesystemEdit } from './filesystem/edit';
+import { filesystemInfo } from './filesystem/info';
+import { filesystemList } from './filesystem/list';
+import { filesystemMkdir } from './filesystem/mkdir';
+import { filesystemMove } from './filesystem/move';
+import { filesystemRead } from './filesystem/read';
+import { filesystemRestore } from './filesystem/restore';
+import { filesystemSearch } from './filesystem/search';
+import { filesystemWrite } from './filesystem/write';
+import { searchText } from './search/text';
+
+/**
+ * The explicit list of built-in tools, in the order the model sees them (stable, so the backend's
+ * prompt cache is reused). Adding a tool here is a reviewed change: it also needs its FROZEN.json
+ * entry and a changelog line. Only electron/main/gate imports this file.
+ */
+export const builtinTools: readonly AnyTool[] = [
+  filesystemList,
+  filesystemRead,
+  filesystemSearch,
+  filesystemInfo,
+  filesystemWrite,
+  filesystemEdit,
+  filesystemMkdir,
+  filesystemMove,
+  filesystemCopy,
+  filesystemDelete,
+  filesystemRestore,
+  searchText,
+];
