@@ -1,9 +1,10 @@
-import { mkdtemp, mkdir, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { ApprovalBroker, ApprovalDecision, ApprovalRequest } from '../../electron/common/approval';
 import type { AuditSink } from '../../electron/common/audit-events';
 import type { Lang } from '../../electron/common/i18n';
+import type { AnyTool } from '../../tools/kit/define-tool';
 import type { CallResult } from '../../electron/main/gate';
 import { openSession, type Session } from '../../electron/main/runtime/session';
 
@@ -21,6 +22,8 @@ export interface TestGateOptions {
   readonly lang?: Lang;
   /** Replace the audit sink (e.g. one that fails). */
   readonly audit?: AuditSink;
+  /** Replace the built-in tools (gate tests use purpose-made tools). */
+  readonly tools?: readonly AnyTool[];
 }
 
 export interface TestGate {
@@ -31,6 +34,8 @@ export interface TestGate {
   readonly session: Session;
   readonly approvals: ApprovalRequest[];
   call(tool: string, args: unknown, signal?: AbortSignal): Promise<CallResult>;
+  /** The audit events written so far (the interim JSONL ledger), parsed. */
+  auditEvents(): Promise<Array<Record<string, unknown>>>;
   close(): Promise<void>;
 }
 
@@ -69,6 +74,7 @@ export async function createTestGate(options: TestGateOptions = {}): Promise<Tes
     lang: options.lang ?? 'en',
     broker,
     ...(options.audit ? { audit: options.audit } : {}),
+    ...(options.tools ? { tools: options.tools } : {}),
   });
   return {
     workspace,
@@ -77,6 +83,13 @@ export async function createTestGate(options: TestGateOptions = {}): Promise<Tes
     session,
     approvals,
     call: (tool, args, signal) => session.gate.call({ tool, args, ...(signal ? { signal } : {}) }),
+    async auditEvents() {
+      const text = await readFile(join(session.dataDir, 'audit', 'audit.jsonl'), 'utf8');
+      return text
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+    },
     async close() {
       await session.close();
       await rm(base, { recursive: true, force: true });

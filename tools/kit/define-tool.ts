@@ -18,8 +18,13 @@ import type { ToolResult } from '../../electron/common/tool-result';
  *   COMMAND: string fields and string-array fields are joined with single spaces into one argv line.
  *   URL / HOST: the field's string value.
  */
-export interface SubjectSpec<I> {
+export interface SubjectSpec {
   readonly kind: SubjectKind;
+  readonly fields: readonly string[];
+}
+
+/** SubjectSpec whose field names are checked against the input type at compile time. */
+export interface TypedSubjectSpec<I> extends SubjectSpec {
   readonly fields: readonly (keyof I & string)[];
 }
 
@@ -95,7 +100,7 @@ export interface ToolSpec<S extends TObject> {
   readonly input: S;
   readonly risk: Risk;
   /** null: nothing to match (e.g. system.info); only name-level rules apply. */
-  readonly subject: SubjectSpec<Static<S>> | null;
+  readonly subject: SubjectSpec | null;
   readonly concurrency: Concurrency;
   /**
    * Refuse, before the human is asked, what cannot run (SPEC G-PRECHECK). Judges from arguments and
@@ -125,7 +130,7 @@ const NAME = /^[a-z][a-z0-9]*\.[a-z][a-zA-Z0-9]*$/;
  * Checks the declaration at definition time and fails loudly (Cline's createTool idiom): a broken
  * tool must not load, rather than misbehave at the first call.
  */
-export function defineTool<S extends TObject>(spec: ToolSpec<S>): ToolSpec<S> {
+export function defineTool<S extends TObject>(spec: ToolSpec<S> & { readonly subject: TypedSubjectSpec<Static<S>> | null }): ToolSpec<S> {
   if (!NAME.test(spec.name)) throw new Error(`Tool name '${spec.name}' must be family.action`);
   if (spec.input.type !== 'object' || spec.input.additionalProperties !== false) {
     throw new Error(`Tool ${spec.name}: input schema must be an object with additionalProperties: false`);

@@ -60,7 +60,6 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     if (e instanceof SessionError) {
       process.stderr.write(`baram: ${e.message}\n`);
-      for (const p of e.problems) process.stderr.write(`  ${p.path}: ${p.message}\n`);
       return 1;
     }
     throw e;

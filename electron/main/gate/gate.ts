@@ -12,7 +12,7 @@ import { evaluatePermission } from '../policy';
 import type { EffectivePolicy, PermissionEnv, PermissionVerdict, SessionGrant } from '../policy/types';
 import { auditArguments, sha256Hex } from './audit-args';
 import { builtinTools } from './catalog';
-import { closest } from './did-you-mean';
+import { closest } from '../../common/did-you-mean';
 import { gateMessages } from './messages';
 import { capForModel } from './render';
 import { approvePlan, runTool } from './run-tool';

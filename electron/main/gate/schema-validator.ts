@@ -1,7 +1,7 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import type { SchemaMode } from '../../common/domain';
-import { closest } from './did-you-mean';
-import { re2Engine } from './regexp-engine';
+import { closest } from '../../common/did-you-mean';
+import { re2Engine } from '../policy/regexp-engine';
 
 /**
  * Layer 2 of the gate (SPEC G-SCHEMA). Messages are a contract with the model: small models learn

@@ -6,7 +6,7 @@ import type { SubjectSpec } from '../../../tools/kit/define-tool';
  * therefore trusts nothing: non-string values contribute nothing, and an empty result is handed to
  * the permission layer, which denies when a pattern rule applies (fail closed).
  */
-export function extractSubject(spec: SubjectSpec<Record<string, unknown>> | null, args: Record<string, unknown>): PermissionSubject | null {
+export function extractSubject(spec: SubjectSpec | null, args: Record<string, unknown>): PermissionSubject | null {
   if (!spec) return null;
   const parts: string[] = [];
   for (const field of spec.fields) {

@@ -130,4 +130,6 @@ export interface PermissionVerdict {
   readonly reason?: Text;
   /** PATH: absolute normalised values, plus their realpath forms where they differ. */
   readonly resolved: readonly string[];
+  /** Rule "evaluation-error" only: what went wrong, for the audit log (never shown to the model). */
+  readonly error?: string;
 }

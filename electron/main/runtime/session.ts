@@ -6,10 +6,11 @@ import type { ApprovalBroker } from '../../common/approval';
 import type { AuditSink } from '../../common/audit-events';
 import type { FileAccess } from '../../common/file-access';
 import type { Lang } from '../../common/i18n';
-import { JsonlAuditSink } from '../audit/jsonl-sink';
+import { JsonlAuditSink } from '../audit';
 import { Gate, permissionSubjectOf } from '../gate';
 import { createFileAccess } from '../host/files';
 import { builtinPolicy, loadPolicyFile, mergePolicies, parseUserSettings, runPolicyTests } from '../policy';
+import type { AnyTool } from '../../../tools/kit/define-tool';
 import { osUser } from './os-user';
 import type { EffectivePolicy, PermissionEnv, Policy, PolicyProblem, UserSettings } from '../policy/types';
 
@@ -30,6 +31,8 @@ export interface SessionOptions {
   /** Replace the audit sink (tests that simulate an unwritable ledger). */
   readonly audit?: AuditSink;
   readonly appUser?: string;
+  /** Replace the built-in toolset (tests of the gate itself). */
+  readonly tools?: readonly AnyTool[];
 }
 
 export interface Session {
@@ -43,10 +46,10 @@ export interface Session {
 
 export class SessionError extends Error {
   constructor(
-    message: string,
+    readonly summary: string,
     readonly problems: readonly PolicyProblem[] = [],
   ) {
-    super(message);
+    super([summary, ...problems.map((p) => `  ${p.path}: ${p.message}`)].join('\n'));
   }
 }
 
@@ -76,7 +79,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const permissionEnv: PermissionEnv = { roots: files.roots, home, platform: process.platform, protectedPaths };
 
   // A policy whose own examples fail does not load (SPEC §8).
-  const testProblems = await runPolicyTests(effective, permissionEnv, (tool, args) => permissionSubjectOf(tool, args));
+  const testProblems = await runPolicyTests(effective, permissionEnv, (tool, args) => permissionSubjectOf(tool, args, options.tools));
   if (testProblems.length > 0) throw new SessionError('The policy\'s own tests fail.', testProblems);
 
   const sessionId = randomUUID();
@@ -88,7 +91,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
       appUser: options.appUser ?? osUser(),
       hostId: createHash('sha256').update(hostname()).digest('hex').slice(0, 16),
     });
-  const gate = new Gate({ tools: undefined, policy: effective, permissionEnv, files, audit, broker: options.broker, lang: options.lang });
+  const gate = new Gate({ tools: options.tools, policy: effective, permissionEnv, files, audit, broker: options.broker, lang: options.lang });
   await gate.start({ policySource: admin.source, policyFile: options.policyFile ?? null });
   return {
     gate,

@@ -52,9 +52,9 @@ export function josa(word: string, particle: Particle): string {
   }
 }
 
-/** Quoted display path with a particle: `'정리/2024'로`. */
-export function quoted(path: string, particle?: Particle): string {
-  const q = `'${path}'`;
+/** Quoted text with a particle that fits it: `'정리/2024'로`, `"초안"을`. */
+export function quoted(path: string, particle?: Particle, mark = "'"): string {
+  const q = `${mark}${path}${mark}`;
   if (!particle) return q;
   return q + josa(path, particle).slice(path.length);
 }

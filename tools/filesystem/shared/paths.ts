@@ -1,5 +1,3 @@
-import picomatch from 'picomatch';
-
 /**
  * Lexical path helpers for the filesystem tools. Tools may not import node:path (DESIGN: all file
  * access goes through ctx.files), and these few string operations are all they need: the host
@@ -74,7 +72,40 @@ export function relativeTo(folder: string, absolute: string): string {
   return a.startsWith(prefix) ? a.slice(prefix.length) : a;
 }
 
-/** Whether the string contains glob syntax (`*`, `?`, `[...]`, `{a,b}`, extglobs). */
+/**
+ * Whether the string contains glob syntax. The same characters as the host's matcher
+ * (electron/main/host/files/glob-match.ts): `*`, `?`, `[...]`, `{a,b}`. Parentheses, `+`, `@` and
+ * `!` are literal there, so "보고서(1).xlsx" is a name, not a pattern.
+ */
 export function hasGlobChars(pattern: string): boolean {
-  return picomatch.scan(pattern).isGlob;
+  return /[*?[{]/.test(pattern);
+}
+
+/**
+ * Makes a folder path safe to put in front of a pattern: glob characters in a folder's own name
+ * ("[2024] 자료") become one-character classes, which mean themselves on every platform (a
+ * backslash escape would be a separator on Windows).
+ */
+export function escapeGlob(path: string): string {
+  return path.replace(/[*?[{]/g, (c) => `[${c}]`);
+}
+
+/**
+ * The host glob for a name pattern (list.pattern, search.namePattern) under `folder` (absolute):
+ * - a pattern without '/' matches names at any depth when `anyDepth` ("*.xlsx" finds 보고서/a.xlsx);
+ * - a pattern with '/' is anchored at the folder ("2024/*.csv");
+ * - a plain word without glob characters matches names containing it ("보고서" finds
+ *   "3월 보고서.hwp"): small models often send the word the user said, not a glob.
+ * Matching itself happens in the host, in linear time, with the same rules as move/copy/delete, so
+ * what a search shows is what a following move of the same pattern takes.
+ */
+export function namePatternGlob(folder: string, pattern: string, anyDepth: boolean): string {
+  let p = pattern.trim().replace(/^(\.\/)+/, '');
+  if (!hasGlobChars(p)) {
+    const cut = Math.max(p.lastIndexOf('/'), p.lastIndexOf('\\'));
+    p = `${p.slice(0, cut + 1)}*${p.slice(cut + 1)}*`;
+  }
+  const base = escapeGlob(folder.replace(/[\\/]+$/, ''));
+  const anchored = p.includes('/') || p.includes('\\');
+  return anchored || !anyDepth ? `${base}/${p}` : `${base}/**/${p}`;
 }

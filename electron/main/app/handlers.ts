@@ -1,0 +1,28 @@
+import { ipcFail, ipcOk, type ToolSummary } from '../../common/ipc-contract';
+import type { Lang } from '../../common/i18n';
+import type { IpcHandlers } from './ipc';
+
+export interface AppHandlerDeps {
+  readonly version: string;
+  readonly lang: Lang;
+  /**
+   * Tool summaries for the UI. Comes from the gate's catalog (only the gate may import
+   * tools/registry). When absent, `tools:list` answers UNAVAILABLE: the page says so instead of
+   * showing an empty list that looks like "no tools".
+   */
+  readonly listTools?: () => readonly ToolSummary[] | Promise<readonly ToolSummary[]>;
+}
+
+export function createAppHandlers(deps: AppHandlerDeps): IpcHandlers {
+  return {
+    'app:info': () => ipcOk({ version: deps.version, lang: deps.lang }),
+    'tools:list': async () => {
+      if (!deps.listTools) return ipcFail('UNAVAILABLE', 'the tool catalog is not connected to the desktop app yet');
+      const tools = await deps.listTools();
+      // Copy to plain summaries: whatever the source object carries (schemas, functions) stays in main.
+      return ipcOk(
+        tools.map((t) => ({ name: t.name, family: t.family, risk: t.risk, description: { ko: t.description.ko, en: t.description.en } })),
+      );
+    },
+  };
+}

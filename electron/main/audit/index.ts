@@ -1,0 +1,1 @@
+export { JsonlAuditSink, type AuditIdentity } from './jsonl-sink';

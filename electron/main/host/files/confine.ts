@@ -1,0 +1,145 @@
+import { realpath } from 'node:fs/promises';
+import { fileError, isErrno } from './errors';
+import type { PathRules } from './path-rules';
+import { realpathLenient } from './realpath';
+
+/** A path that passed confinement: `path` is what operations act on. */
+export interface Confined {
+  /** As the caller wrote it; the only form that goes into error messages. */
+  readonly given: string;
+  /** Lexically resolved (absolute, `..` folded, `~` expanded). */
+  readonly lexical: string;
+  /** Directories resolved through symlinks; see Confiner.entry / Confiner.target for the last part. */
+  readonly path: string;
+}
+
+export interface ConfinerOptions {
+  readonly rules: PathRules;
+  /** Realpath'd roots; real locations must lie in one of these. roots[0] resolves relative paths. */
+  readonly realRoots: readonly string[];
+  /** The roots as configured (may contain symlinks); accepted for the lexical check only. */
+  readonly lexicalRoots: readonly string[];
+  /** Lexical and realpath'd forms of every protected path (the trash directory included). */
+  readonly protectedPaths: readonly string[];
+}
+
+/**
+ * Confinement in two steps, both required (SPEC G-PERM PATH subject): the lexical path must be
+ * inside a root, and so must its real location after symlinks. Protected paths are refused in
+ * either form.
+ */
+export class Confiner {
+  readonly rules: PathRules;
+  readonly realRoots: readonly string[];
+  private readonly lexicalRoots: readonly string[];
+  private readonly protectedPaths: readonly string[];
+
+  constructor(options: ConfinerOptions) {
+    this.rules = options.rules;
+    this.realRoots = options.realRoots;
+    this.lexicalRoots = options.lexicalRoots;
+    this.protectedPaths = options.protectedPaths;
+  }
+
+  get base(): string {
+    return this.realRoots[0] as string;
+  }
+
+  /** Lexical resolution and the lexical half of the checks. */
+  lexical(given: string): string {
+    const abs = this.rules.resolve(given, this.base);
+    const roots = [...this.realRoots, ...this.lexicalRoots];
+    if (!roots.some((root) => this.rules.isInside(abs, root))) throw fileError('OUTSIDE_ROOTS', given);
+    if (this.isProtected(abs)) throw fileError('FORBIDDEN', given);
+    return abs;
+  }
+
+  /**
+   * The entry itself: parent directories resolved through symlinks, the last component NOT
+   * followed. For operations on the name (stat, move, trash): a link is moved, not its target.
+   */
+  async entry(given: string): Promise<Confined> {
+    const lexical = this.lexical(given);
+    const api = this.rules.api;
+    const rootIndex = this.lexicalRoots.findIndex((root) => this.rules.isInside(root, lexical) && this.rules.isInside(lexical, root));
+    let real: string;
+    if (rootIndex >= 0) {
+      // A configured root may itself be a symlink (a redirected Documents folder); it means its target.
+      real = this.realRoots[rootIndex] as string;
+    } else {
+      const parent = api.dirname(lexical);
+      real = parent === lexical ? lexical : api.join(await this.realpathOf(parent, given), api.basename(lexical));
+    }
+    this.assertReal(real, given);
+    return { given, lexical, path: real };
+  }
+
+  /** Fully resolved, the last component followed too. For operations on content (read, write, list). */
+  async target(given: string): Promise<Confined> {
+    const lexical = this.lexical(given);
+    const real = await this.realpathOf(lexical, given);
+    this.assertReal(real, given);
+    return { given, lexical, path: real };
+  }
+
+  /** Real-location half of the checks, for paths we built ourselves from checked parts. */
+  assertReal(real: string, given: string): void {
+    if (!this.isInsideRoots(real)) throw fileError('OUTSIDE_ROOTS', given);
+    if (this.isProtected(real)) throw fileError('FORBIDDEN', given);
+  }
+
+  isInsideRoots(real: string): boolean {
+    return this.realRoots.some((root) => this.rules.isInside(real, root));
+  }
+
+  isProtected(p: string): boolean {
+    return this.protectedPaths.some((guarded) => this.rules.isInsideFolded(p, guarded));
+  }
+
+  /** True when a protected path lies at or below `dir`: only then must a traversal test each child. */
+  hasProtectedWithin(dir: string): boolean {
+    return this.protectedPaths.some((guarded) => this.rules.isInsideFolded(guarded, dir));
+  }
+
+  /** True when a root or a protected path lies at or below `dir` (so it must not be moved away). */
+  holdsGuarded(dir: string): boolean {
+    return [...this.realRoots, ...this.protectedPaths].some((guarded) => this.rules.isInsideFolded(guarded, dir));
+  }
+
+  /** The root containing a real path (the longest, when roots nest). */
+  rootOf(real: string): string | undefined {
+    let best: string | undefined;
+    for (const root of this.realRoots) {
+      if (this.rules.isInside(real, root) && (best === undefined || root.length > best.length)) best = root;
+    }
+    return best;
+  }
+
+  /** The configured (lexical) root containing a lexical path, for display of unresolved paths. */
+  lexicalRootOf(abs: string): string | undefined {
+    let best: string | undefined;
+    for (const root of this.lexicalRoots) {
+      if (this.rules.isInside(abs, root) && (best === undefined || root.length > best.length)) best = root;
+    }
+    return best;
+  }
+
+  /** Re-checks, after the fact, that a directory we are about to read still resolves to itself. */
+  async stillResolvesTo(dir: string): Promise<boolean> {
+    try {
+      return (await realpath(dir)) === dir;
+    } catch {
+      return false;
+    }
+  }
+
+  private async realpathOf(abs: string, given: string): Promise<string> {
+    try {
+      return await realpathLenient(abs, this.rules.api);
+    } catch (e) {
+      if (isErrno(e, 'ELOOP')) throw fileError('INVALID_PATH', given, 'symbolic link loop');
+      // EACCES on a directory on the way, and the like: we cannot tell where the path leads.
+      throw fileError('IO', given, isErrno(e) ? e.code : undefined);
+    }
+  }
+}

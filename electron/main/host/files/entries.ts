@@ -1,0 +1,94 @@
+import type { Dirent, Stats } from 'node:fs';
+import { lstat, readdir } from 'node:fs/promises';
+import type { EntryType, FileInfo, Fingerprint } from '../../../common/file-access';
+import type { Confiner } from './confine';
+import { fromOsError, isErrno } from './errors';
+
+export function entryType(st: Stats | Dirent): EntryType {
+  if (st.isSymbolicLink()) return 'symlink';
+  if (st.isDirectory()) return 'directory';
+  if (st.isFile()) return 'file';
+  return 'other';
+}
+
+export function toFileInfo(p: string, st: Stats): FileInfo {
+  return {
+    path: p,
+    type: entryType(st),
+    size: st.size,
+    mtimeMs: st.mtimeMs,
+    birthtimeMs: st.birthtimeMs,
+    // Windows has no POSIX permission bits; Node only approximates them from the read-only flag.
+    mode: process.platform === 'win32' ? 0 : st.mode & 0o7777,
+  };
+}
+
+export function toFingerprint(st: Stats): Fingerprint {
+  return { type: entryType(st), size: st.size, mtimeMs: st.mtimeMs };
+}
+
+/** lstat, or null when nothing is there; other errors become FileAccessErrors about `given`. */
+export async function lstatOrNull(p: string, given: string): Promise<Stats | null> {
+  try {
+    return await lstat(p);
+  } catch (e) {
+    if (isErrno(e, 'ENOENT', 'ENOTDIR')) return null;
+    throw fromOsError(e, given);
+  }
+}
+
+/** lstat, or null when the entry vanished in the meantime (another program deleted it). */
+export async function lstatIfPresent(p: string): Promise<Stats | null> {
+  try {
+    return await lstat(p);
+  } catch (e) {
+    if (isErrno(e, 'ENOENT', 'ENOTDIR')) return null;
+    throw e;
+  }
+}
+
+/** A sub-folder we may not read (permissions) is passed over during a traversal, not fatal to it. */
+export function isUnreadable(e: unknown): boolean {
+  return isErrno(e, 'EACCES', 'EPERM');
+}
+
+export function compareNames(a: string, b: string): number {
+  // Code-unit order: deterministic everywhere, and Hangul syllables are already in 가나다 order.
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Sort key that puts folders before files, each group by name. */
+export function compareDirentsFoldersFirst(a: Dirent, b: Dirent): number {
+  const da = a.isDirectory() ? 0 : 1;
+  const db = b.isDirectory() ? 0 : 1;
+  return da - db || compareNames(a.name, b.name);
+}
+
+/**
+ * Reads one directory we reached without following links. Returns null if the directory is gone,
+ * or if it no longer resolves to itself: a folder swapped for a symlink between the parent's
+ * listing and this read would otherwise take the traversal outside the roots. One realpath per
+ * directory, not per file, keeps this cheap on the search hot path.
+ */
+export async function readDirectoryChecked(dir: string, confiner: Confiner): Promise<Dirent[] | null> {
+  let dirents: Dirent[];
+  try {
+    dirents = await readdir(dir, { withFileTypes: true });
+  } catch (e) {
+    if (isErrno(e, 'ENOENT', 'ENOTDIR')) return null;
+    throw e;
+  }
+  if (!(await confiner.stillResolvesTo(dir))) return null;
+  return dirents;
+}
+
+/**
+ * Dirent types come from the directory itself; a few file systems (some network shares, old XFS)
+ * report "unknown", and then only an lstat can tell.
+ */
+export async function resolveUnknownType(dirent: Dirent, p: string): Promise<EntryType | null> {
+  const known = entryType(dirent);
+  if (known !== 'other' || dirent.isFIFO() || dirent.isSocket() || dirent.isBlockDevice() || dirent.isCharacterDevice()) return known;
+  const st = await lstatIfPresent(p);
+  return st === null ? null : entryType(st);
+}

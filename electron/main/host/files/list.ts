@@ -1,0 +1,60 @@
+import type { FileInfo } from '../../../common/file-access';
+import { mapLimit } from './concurrency';
+import type { Confiner } from './confine';
+import { compareDirentsFoldersFirst, isUnreadable, lstatIfPresent, lstatOrNull, readDirectoryChecked, toFileInfo } from './entries';
+import { fileError, fromOsError } from './errors';
+
+/** Default cap on entries returned; a listing is for a model's context, never for a whole disk. */
+export const DEFAULT_LIST_MAX_ENTRIES = 10_000;
+const LSTAT_CONCURRENCY = 16;
+
+/**
+ * Lists a folder: folders first, then files, each by name. Recursive listings are depth-first,
+ * with each folder's contents right after it. Symlinks are listed as 'symlink' and never entered;
+ * protected folders are listed but not entered. At most `maxEntries` are returned: ask for one
+ * more than you will show to learn whether there were more.
+ */
+export async function listConfined(
+  confiner: Confiner,
+  given: string,
+  options: { readonly recursive?: boolean; readonly maxEntries?: number },
+): Promise<FileInfo[]> {
+  const limit = options.maxEntries ?? DEFAULT_LIST_MAX_ENTRIES;
+  const start = await confiner.target(given);
+  const startStat = await lstatOrNull(start.path, given);
+  if (startStat === null) throw fileError('NOT_FOUND', given);
+  if (!startStat.isDirectory()) throw fileError('NOT_DIRECTORY', given);
+
+  const out: FileInfo[] = [];
+  const api = confiner.rules.api;
+
+  async function visit(dir: string, top: boolean): Promise<void> {
+    let dirents;
+    try {
+      dirents = await readDirectoryChecked(dir, confiner);
+    } catch (e) {
+      if (!top && isUnreadable(e)) return;
+      throw fromOsError(e, given);
+    }
+    if (dirents === null) {
+      if (top) throw fileError('CHANGED', given, 'folder changed while listing');
+      return;
+    }
+    dirents.sort(compareDirentsFoldersFirst);
+    const room = limit - out.length;
+    const chosen = dirents.slice(0, Math.max(0, room));
+    const stats = await mapLimit(chosen, LSTAT_CONCURRENCY, (d) => lstatIfPresent(api.join(dir, d.name)));
+    for (const [i, dirent] of chosen.entries()) {
+      const st = stats[i];
+      if (st === null || st === undefined) continue; // deleted since the directory was read
+      const child = api.join(dir, dirent.name);
+      out.push(toFileInfo(child, st));
+      if (out.length >= limit) return;
+      if (options.recursive === true && st.isDirectory() && !confiner.isProtected(child)) await visit(child, false);
+      if (out.length >= limit) return;
+    }
+  }
+
+  await visit(start.path, true);
+  return out;
+}

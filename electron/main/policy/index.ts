@@ -1,0 +1,11 @@
+/** The policy module's public API (SPEC G-PERM, §8). */
+export { builtinPolicy, BUILTIN_DENY_ARGS, DEFAULT_DECISIONS } from './defaults';
+export { evaluatePermission } from './evaluate';
+export { loadPolicyFile, parsePolicyText, type PolicyLoadOptions } from './load';
+export { mergePolicies } from './merge';
+export { runPolicyTests, type SubjectOf } from './policy-tests';
+export { isExecutionEquivalent } from './protections';
+export { parseRule, ruleToolMatches, type ParsedRule } from './rule-syntax';
+export { PolicyFileSchema, UserSettingsSchema, policyJsonSchemaText } from './schema';
+export { parseUserSettings } from './user-settings';
+export type * from './types';

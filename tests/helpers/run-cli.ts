@@ -1,0 +1,49 @@
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+
+const BIN = resolve(__dirname, '..', '..', 'bin', 'baram.mjs');
+
+export interface CliRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** stdout parsed as JSON (the `baram call` result); throws if it is not JSON. */
+  json<T = Record<string, unknown>>(): T;
+}
+
+/** Runs the real `baram` command in a child process, as a user or a script would. */
+export interface RunCliOptions {
+  /** Written to stdin (then closed) once stderr matches `when`, or at once without `when`. */
+  readonly stdin?: string;
+  readonly when?: RegExp;
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+export function runCli(args: readonly string[], options: RunCliOptions = {}): Promise<CliRun> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    let answered = false;
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+      if (!answered && options.when && options.when.test(stderr)) {
+        answered = true;
+        child.stdin.end(options.stdin);
+      }
+    });
+    child.on('error', reject);
+    child.on('close', (code) =>
+      resolvePromise({
+        code,
+        stdout,
+        stderr,
+        json<T>() {
+          return JSON.parse(stdout) as T;
+        },
+      }),
+    );
+    if (!options.when) child.stdin.end(options.stdin);
+  });
+}

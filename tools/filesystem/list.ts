@@ -1,0 +1,131 @@
+import { Type } from '@sinclair/typebox';
+import type { FileAccess, FileInfo } from '../../electron/common/file-access';
+import { pick, text, type Text } from '../../electron/common/i18n';
+import { defineTool, failure, type Failure, type PrecheckContext } from '../kit/define-tool';
+import { fail, fromHostError, ok, patternOrNone } from '../kit/results';
+import { countNoun, humanSize, LIST_CAP } from './shared/format';
+import { namePatternGlob, relativeTo } from './shared/paths';
+import { attempt, displayOf, emptyPathText, globForListing, MAX_COUNTED_MATCHES, refusal } from './shared/targets';
+
+const input = Type.Object(
+  {
+    path: Type.String({ description: 'Folder to list, relative to the workspace ("." for the workspace itself).' }),
+    recursive: Type.Optional(Type.Boolean({ description: 'Include subfolders (default false).' })),
+    pattern: Type.Optional(Type.String({ description: 'Only names matching this glob, e.g. "*.xlsx". Empty = everything.' })),
+  },
+  { additionalProperties: false },
+);
+
+async function checkFolder(path: string, ctx: PrecheckContext): Promise<Failure | null> {
+  if (path.trim() === '') return failure(emptyPathText('path'));
+  const info = await attempt(ctx.files, () => ctx.files.stat(path));
+  if (info === null) return refusal('NOT_FOUND', path);
+  if ('failure' in info) return info;
+  if (info.type !== 'directory') return refusal('NOT_DIRECTORY', path);
+  return null;
+}
+
+function entryLine(entry: FileInfo, rel: string): string {
+  switch (entry.type) {
+    case 'directory':
+      return `${rel}/`;
+    case 'file':
+      return `${rel}  (${humanSize(entry.size)})`;
+    case 'symlink':
+      return `${rel}@`;
+    case 'other':
+      return rel;
+  }
+}
+
+export const filesystemList = defineTool({
+  name: 'filesystem.list',
+  description: {
+    ko: '폴더 안의 파일과 하위 폴더 목록을 봅니다. recursive: true면 하위 폴더까지, pattern(예: *.xlsx)으로 이름을 거릅니다.',
+    en: 'List the files and subfolders of a folder. recursive: true includes subfolders; pattern (e.g. *.xlsx) filters names.',
+  },
+  keywords: ['목록', '폴더', '디렉터리', '파일 목록', 'list', 'folder', 'directory', 'ls', 'dir'],
+  input,
+  risk: 'read',
+  subject: { kind: 'PATH', fields: ['path'] },
+  concurrency: 'parallel-safe',
+
+  precheck: (args, ctx) => checkFolder(args.path, ctx),
+
+  summarize: (args) => text(`'${args.path}' 폴더 목록을 봅니다`, `Lists the folder '${args.path}'`),
+
+  async execute(args, ctx) {
+    const { files, lang } = ctx;
+    const refused = await checkFolder(args.path, ctx);
+    if (refused) return fail(lang, refused.failure);
+    const pattern = patternOrNone(args.pattern);
+    const recursive = args.recursive ?? false;
+    try {
+      // The host returns real paths; the folder's real path makes them relative again.
+      const folder = await files.check(args.path);
+      const shownFolder = displayOf(files, folder) || '.';
+      let entries: FileInfo[];
+      let total: number | undefined; // undefined: the host stopped early, the real count is unknown
+      if (pattern === undefined) {
+        entries = await files.list(folder, { recursive, maxEntries: LIST_CAP + 1 });
+        total = entries.length > LIST_CAP ? undefined : entries.length;
+      } else {
+        const matched = await globForListing(files, namePatternGlob(folder, pattern, recursive));
+        if (matched.tooMany) return ok(pick(tooManyText(shownFolder, pattern), lang), { count: MAX_COUNTED_MATCHES, truncated: true });
+        entries = [];
+        for (const path of matched.paths.slice(0, LIST_CAP)) {
+          const info = await files.stat(path);
+          if (info) entries.push(info);
+        }
+        total = matched.paths.length;
+      }
+      const rows = entries
+        .slice(0, LIST_CAP)
+        .map((e) => ({ entry: e, rel: shownBelow(files, folder, e.path) }))
+        .filter((r) => r.rel !== '');
+
+      if (rows.length === 0) {
+        const none =
+          pattern === undefined
+            ? text(`'${shownFolder}' 폴더가 비어 있습니다.`, `The folder '${shownFolder}' is empty.`)
+            : text(
+                `'${shownFolder}'에 '${pattern}'에 맞는 항목이 없습니다. pattern을 비워 전체를 보거나, 하위 폴더까지 찾으려면 recursive: true 또는 filesystem.search를 쓰세요.`,
+                `Nothing in '${shownFolder}' matches '${pattern}'. Leave pattern empty to see everything, or use recursive: true or filesystem.search to look in subfolders.`,
+              );
+        return ok(pick(none, lang), { count: 0 });
+      }
+
+      const truncated = total === undefined || total > rows.length;
+      const dirs = rows.filter((r) => r.entry.type === 'directory').length;
+      const counted = `${pick(countNoun(['directory'], dirs), lang)}, ${pick(countNoun(['file'], rows.length - dirs), lang)}`;
+      const headline = pick(
+        !truncated
+          ? text(`'${shownFolder}' 폴더: ${counted}`, `Folder '${shownFolder}': ${counted}`)
+          : total === undefined
+            ? text(`'${shownFolder}' 폴더 (${LIST_CAP}개 넘음, 앞부분만):`, `Folder '${shownFolder}' (more than ${LIST_CAP} entries; first part only):`)
+            : text(`'${shownFolder}' 폴더: ${total}개 중 앞 ${rows.length}개`, `Folder '${shownFolder}': first ${rows.length} of ${total} entries`),
+        lang,
+      );
+      const lines = rows.map((r) => entryLine(r.entry, r.rel));
+      if (truncated) {
+        lines.push(pick(text('… pattern으로 이름을 거르거나 하위 폴더를 따로 보세요.', '… Filter names with pattern, or list a subfolder on its own.'), lang));
+      }
+      return ok([headline, ...lines].join('\n'), { count: total ?? rows.length, truncated });
+    } catch (e) {
+      return fromHostError(lang, e);
+    }
+  },
+});
+
+/** Path below the listed folder; a folder reached through a link lists real paths, shown from the root then. */
+function shownBelow(files: FileAccess, folder: string, path: string): string {
+  const rel = relativeTo(folder, path);
+  return rel === path ? displayOf(files, path) : rel;
+}
+
+function tooManyText(folder: string, pattern: string): Text {
+  return text(
+    `'${folder}'에서 '${pattern}'에 맞는 항목이 ${MAX_COUNTED_MATCHES}개를 넘습니다. pattern이나 폴더를 좁혀 다시 보세요.`,
+    `More than ${MAX_COUNTED_MATCHES} entries in '${folder}' match '${pattern}'. Narrow the pattern or the folder.`,
+  );
+}

@@ -1,0 +1,258 @@
+import { FileAccessError, isFileAccessError, type FileAccess, type Fingerprint } from '../../../electron/common/file-access';
+import { pick, text, type Lang, type Text } from '../../../electron/common/i18n';
+import type { ToolOutcome, ToolResult } from '../../../electron/common/tool-result';
+import { failure, type Failure, type PlanContext, type PlannedTarget, type ToolContext } from '../../kit/define-tool';
+import { fileErrorText } from '../../kit/file-errors';
+import { cappedLines, josa } from './format';
+import { hasGlobChars, isSameOrInside } from './paths';
+
+/**
+ * Planning and execution over expanded targets (SPEC G-APPROVE): globs are expanded BEFORE
+ * approval so the human sees every file, and execution touches exactly the approved list,
+ * re-checking each fingerprint first.
+ */
+
+/**
+ * Most files one approval may cover. The seed's real case was 158 files; 5,000 still fits an
+ * approval dialog a person can scroll, while a pattern matching more is almost always a mistake.
+ */
+export const MAX_TARGETS = 5000;
+
+/** Converts a host error into a signpost refusal; any other exception is a bug and propagates. */
+export function asFailure(e: unknown, files?: FileAccess): Failure {
+  if (!isFileAccessError(e)) throw e;
+  return failure(fileErrorText(files ? withDisplayPath(e, files) : e));
+}
+
+/** Runs a host call; a FileAccessError becomes a Failure value (expected outcomes are values). */
+export async function attempt<T>(files: FileAccess, work: () => Promise<T>): Promise<T | Failure> {
+  try {
+    return await work();
+  } catch (e) {
+    return asFailure(e, files);
+  }
+}
+
+/**
+ * Host errors carry the path as we passed it, often absolute; the model knows workspace-relative
+ * names. A path outside the roots keeps the form the model gave: resolving it would put host
+ * details (user folders, drive layout) into the message.
+ */
+export function withDisplayPath(e: FileAccessError, files: FileAccess): FileAccessError {
+  const shown = displayOf(files, e.path);
+  if (/^([A-Za-z]:)?[\\/]/.test(shown)) return e;
+  return new FileAccessError(e.code, shown, e.message);
+}
+
+export function displayOf(files: FileAccess, path: string): string {
+  try {
+    return files.display(path);
+  } catch {
+    return path;
+  }
+}
+
+export function refusal(code: FileAccessError['code'], shownPath: string): Failure {
+  return failure(fileErrorText(new FileAccessError(code, shownPath)));
+}
+
+export const emptyPathText = (field: string): Text =>
+  text(
+    `${josa(field, '이')} 비어 있습니다. 작업 폴더 안의 경로를 주세요 (예: "보고서/2024.xlsx", 여러 파일은 "*.xlsx").`,
+    `${field} is empty. Give a path inside the workspace (e.g. "reports/2024.xlsx", or "*.xlsx" for several files).`,
+  );
+
+export interface ExpandedSources {
+  /** Absolute paths, sorted, none inside another (a matched folder carries its contents). */
+  readonly paths: readonly string[];
+  readonly fingerprints: readonly Fingerprint[];
+  /** The argument was a glob (not an existing literal path). */
+  readonly isPattern: boolean;
+}
+
+/**
+ * Expands `spec` into existing paths. An existing path is taken literally even when it contains
+ * glob characters: Korean office files are often named "[최종] 보고서.xlsx" or "보고서(1).xlsx".
+ */
+export async function expandSources(spec: string, field: string, ctx: PlanContext): Promise<ExpandedSources | Failure> {
+  const files = ctx.files;
+  if (spec.trim() === '') return failure(emptyPathText(field));
+  const pattern = hasGlobChars(spec);
+  let literal: Fingerprint | null;
+  try {
+    literal = await files.fingerprint(spec);
+  } catch (e) {
+    // A glob is not a path; the host may call it invalid. Confinement errors stay refusals.
+    if (pattern && isFileAccessError(e) && (e.code === 'INVALID_PATH' || e.code === 'IO' || e.code === 'NOT_FOUND')) literal = null;
+    else return asFailure(e, files);
+  }
+  if (literal) return { paths: [files.resolve(spec)], fingerprints: [literal], isPattern: false };
+  if (!pattern) return refusal('NOT_FOUND', spec);
+
+  let matches: string[] = [];
+  let tooMany = false;
+  try {
+    matches = await files.glob(spec, { maxMatches: MAX_TARGETS });
+  } catch (e) {
+    // The host refuses (TOO_LARGE) rather than return a partial expansion.
+    if (isFileAccessError(e) && e.code === 'TOO_LARGE') tooMany = true;
+    else return asFailure(e, files);
+  }
+  if (!tooMany && matches.length === 0) {
+    return failure(
+      text(
+        `'${spec}'에 맞는 파일이 없습니다. filesystem.search로 실제 파일 이름을 확인한 뒤 그 이름이나 패턴으로 다시 요청하세요.`,
+        `Nothing matches '${spec}'. Use filesystem.search to see the actual file names, then repeat the request with one of them or a matching pattern.`,
+      ),
+    );
+  }
+  if (tooMany || matches.length > MAX_TARGETS) {
+    return failure(
+      text(
+        `'${spec}'에 맞는 항목이 ${MAX_TARGETS}개를 넘습니다. 한 번에 ${MAX_TARGETS}개까지 다룰 수 있으니 폴더나 이름 패턴을 좁혀 나눠서 요청하세요.`,
+        `More than ${MAX_TARGETS} entries match '${spec}'. One request can cover at most ${MAX_TARGETS}; narrow the folder or name pattern and split the work.`,
+      ),
+    );
+  }
+
+  const sorted = [...matches].sort();
+  const paths: string[] = [];
+  const fingerprints: Fingerprint[] = [];
+  const folders: string[] = [];
+  for (const path of sorted) {
+    // `**` can match a folder and the files in it; acting on both would fail on the second.
+    if (folders.some((folder) => isSameOrInside(path, folder))) continue;
+    const fp = await attempt(files, () => files.fingerprint(path));
+    if (fp === null) continue; // vanished between glob and stat: not a target
+    if ('failure' in fp) return fp;
+    paths.push(path);
+    fingerprints.push(fp);
+    if (fp.type === 'directory') folders.push(path);
+  }
+  if (paths.length === 0) return refusal('NOT_FOUND', spec);
+  return { paths, fingerprints, isPattern: true };
+}
+
+export function sameFingerprint(a: Fingerprint | null, b: Fingerprint | null): boolean {
+  if (a === null || b === null) return a === b;
+  return a.type === b.type && a.size === b.size && a.mtimeMs === b.mtimeMs;
+}
+
+export interface TargetRun<R> {
+  readonly done: { readonly target: PlannedTarget; readonly value: R }[];
+  readonly skipped: { readonly target: PlannedTarget; readonly reason: Text; readonly code: string }[];
+  readonly cancelled: boolean;
+  /** Number of approved targets. */
+  readonly total: number;
+}
+
+/**
+ * Acts on exactly the approved targets, in order. A target whose fingerprint differs from the
+ * approved one (changed, vanished, or appeared) is skipped and reported; host refusals for one
+ * target are reported and the rest proceed. Never re-expands a glob.
+ */
+export async function runTargets<R>(ctx: ToolContext, act: (target: PlannedTarget) => Promise<R>): Promise<TargetRun<R>> {
+  const done: { target: PlannedTarget; value: R }[] = [];
+  const skipped: { target: PlannedTarget; reason: Text; code: string }[] = [];
+  const files = ctx.files;
+  const total = ctx.plan.targets.length;
+  for (const target of ctx.plan.targets) {
+    if (ctx.signal.aborted) return { done, skipped, cancelled: true, total };
+    try {
+      const now = await files.fingerprint(target.path);
+      if (!sameFingerprint(now, target.fingerprint)) {
+        skipped.push({ target, code: 'CHANGED', reason: fileErrorText(new FileAccessError('CHANGED', displayOf(files, target.path))) });
+        continue;
+      }
+      done.push({ target, value: await act(target) });
+    } catch (e) {
+      if (!isFileAccessError(e)) throw e;
+      skipped.push({ target, code: e.code, reason: fileErrorText(withDisplayPath(e, files)) });
+    }
+  }
+  return { done, skipped, cancelled: false, total };
+}
+
+/**
+ * Renders a run for the model: headline, the list of what was done, then what was skipped and why.
+ * Outcome: `cancelled` when Stop interrupted it, `error` when nothing could be done, else `ok`
+ * (a partial success is reported item by item, so the model does not repeat the finished part).
+ */
+export function renderRun<R>(
+  run: TargetRun<R>,
+  lang: Lang,
+  parts: { readonly headline: Text; readonly doneLines: readonly string[]; readonly details?: Record<string, unknown> },
+  files: FileAccess,
+): ToolResult {
+  const lines: string[] = [pick(parts.headline, lang)];
+  lines.push(...cappedLines(parts.doneLines.map((l) => `- ${l}`), lang));
+  if (run.skipped.length > 0) {
+    lines.push(pick(text(`건너뜀 ${run.skipped.length}개:`, `Skipped ${run.skipped.length}:`), lang));
+    lines.push(...cappedLines(run.skipped.map((s) => `- ${pick(s.reason, lang)}`), lang));
+  }
+  if (run.cancelled) {
+    const left = Math.max(0, run.total - run.done.length - run.skipped.length);
+    lines.push(
+      pick(
+        text(
+          `사용자가 중지해서 나머지 ${left}개는 손대지 않았습니다.`,
+          `Stopped by the user; the remaining ${left} were not touched.`,
+        ),
+        lang,
+      ),
+    );
+  }
+  const outcome: ToolOutcome = run.cancelled ? 'cancelled' : run.done.length === 0 && run.skipped.length > 0 ? 'error' : 'ok';
+  return {
+    outcome,
+    text: lines.join('\n'),
+    details: {
+      done: run.done.map((d) => displayOf(files, d.target.path)),
+      skipped: run.skipped.map((s) => ({ path: displayOf(files, s.target.path), code: s.code })),
+      ...(run.cancelled ? { cancelled: true } : {}),
+      ...parts.details,
+    },
+  };
+}
+
+/**
+ * A new name may not contain `*` or `?`: Windows forbids them in names, and in a destination they
+ * mean the model expected a pattern to be expanded where only one path can be.
+ */
+export function refuseWildcardName(path: string, field: string): Failure | null {
+  if (!/[*?]/.test(path)) return null;
+  return failure(
+    text(
+      `${josa(field, '은')} 새로 만들 경로 하나여야 합니다. '${path}'처럼 *나 ?는 쓸 수 없습니다. 폴더나 파일 이름을 그대로 주세요.`,
+      `${field} must be one new path; '${path}' contains * or ?, which cannot be used there. Give the folder or file name itself.`,
+    ),
+  );
+}
+
+/**
+ * Cheap precheck for a source argument (a path or a glob): empty, or a plain path that does not
+ * exist. Globs are expanded by the plan, which runs next, still before approval.
+ */
+export async function checkSource(spec: string, field: string, ctx: PlanContext): Promise<Failure | null> {
+  if (spec.trim() === '') return failure(emptyPathText(field));
+  if (hasGlobChars(spec)) return null;
+  const info = await attempt(ctx.files, () => ctx.files.stat(spec));
+  if (info === null) return refusal('NOT_FOUND', spec);
+  return 'failure' in info ? info : null;
+}
+
+/**
+ * Most glob matches a listing or search asks the host for. Only LIST_CAP are shown; the count up
+ * to this bound tells the model how much it missed, beyond it only "narrow the pattern" helps.
+ */
+export const MAX_COUNTED_MATCHES = 10_000;
+
+/** Expands a name-pattern glob for list/search; `tooMany` when the host refused to expand more. */
+export async function globForListing(files: FileAccess, pattern: string): Promise<{ readonly paths: readonly string[]; readonly tooMany: boolean }> {
+  try {
+    return { paths: await files.glob(pattern, { maxMatches: MAX_COUNTED_MATCHES }), tooMany: false };
+  } catch (e) {
+    if (isFileAccessError(e) && e.code === 'TOO_LARGE') return { paths: [], tooMany: true };
+    throw e;
+  }
+}

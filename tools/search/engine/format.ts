@@ -1,0 +1,35 @@
+import { LONG_LINE, type LineHit } from './scan';
+
+/** Characters shown before the match when a long line is cut (the rest of LONG_LINE follows it). */
+const LEAD = 80;
+const ELLIPSIS = '…';
+
+// C0 controls other than tab, and DEL: terminal escapes or stray bytes a model should not see raw.
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+
+/**
+ * The line as shown: whole when short, otherwise LONG_LINE characters around the match with `…`
+ * where it was cut (minified files have single lines of megabytes; one hit must not flood the
+ * model's context).
+ */
+export function excerpt(hit: LineHit): string {
+  const { text, span } = hit;
+  let shown = text;
+  if (text.length > LONG_LINE) {
+    let from = Math.max(0, Math.min(span.start - LEAD, text.length - LONG_LINE));
+    let to = Math.min(text.length, from + LONG_LINE);
+    if (from > 0 && isLowSurrogate(text.charCodeAt(from))) from++;
+    if (to < text.length && isLowSurrogate(text.charCodeAt(to))) to--;
+    shown = (from > 0 ? ELLIPSIS : '') + text.slice(from, to) + (to < text.length ? ELLIPSIS : '');
+  }
+  return shown.replace(CONTROLS, ' ');
+}
+
+/** ripgrep's layout: `path:LINE:text`. */
+export function formatHit(displayPath: string, hit: LineHit): string {
+  return `${displayPath}:${hit.line}:${excerpt(hit)}`;
+}

@@ -1,0 +1,106 @@
+import { RE2JS } from 're2js';
+import { analyseLiterals } from './literals';
+import { needlesFor, needlesForFixed, type Needle } from './needles';
+
+/**
+ * A compiled search: how to find candidate lines in raw bytes (needles) and how to decide a line.
+ *
+ * Regexes run on RE2 (re2js): linear time whatever the pattern, so `(a+)+$` or `(.*,){11}P` on a
+ * long line cannot hang the app. V8's own RegExp is never given a user pattern: it backtracks, and
+ * even innocent-looking `\w+x` is quadratic in the line length (a 100,000-character line of `a`s
+ * is 10^10 steps). Proving a translated subset linear is possible (no quantifier but `{n}`, no
+ * alternation) but the patterns it would cover almost all carry a literal, which the needle path
+ * below already makes fast, so the proof is not worth its risk.
+ */
+export interface Span {
+  readonly start: number;
+  readonly end: number;
+}
+
+export interface Query {
+  /** Byte strings one of which every matching line contains; null when the pattern has none. */
+  readonly needles: readonly Needle[] | null;
+  /**
+   * Where the pattern matches in one decoded line (no line terminator), or null. With
+   * `wantSpan` false a regex may answer { start: 0, end: 0 } for "somewhere" (cheaper).
+   */
+  match(line: string, wantSpan: boolean): Span | null;
+}
+
+export interface QueryOptions {
+  readonly pattern: string;
+  readonly ignoreCase: boolean;
+  readonly fixedString: boolean;
+}
+
+export type CompiledQuery = { readonly ok: true; readonly query: Query } | { readonly ok: false; readonly message: string };
+
+const SOMEWHERE: Span = { start: 0, end: 0 };
+
+/** ASCII-only lowercasing: same length, so indices found in the result are indices in `s`. */
+function foldAscii(s: string): string {
+  let out = '';
+  let from = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x41 && c <= 0x5a) {
+      out += s.slice(from, i) + String.fromCharCode(c + 0x20);
+      from = i + 1;
+    }
+  }
+  return from === 0 ? s : out + s.slice(from);
+}
+
+function re2Query(re: RE2JS, needles: Needle[] | null): Query {
+  return {
+    needles,
+    match(line, wantSpan) {
+      if (!re.test(line)) return null;
+      if (!wantSpan) return SOMEWHERE;
+      const m = re.matcher(line);
+      return m.find() ? { start: m.start(), end: m.end() } : SOMEWHERE;
+    },
+  };
+}
+
+function isFoldExact(pattern: string, needles: readonly Needle[] | null): boolean {
+  // One needle, and it is the whole pattern: every character is fold-safe (see needles.ts).
+  return needles !== null && needles[0] !== undefined && new TextDecoder().decode(needles[0].bytes) === pattern;
+}
+
+function fixedQuery(pattern: string, ignoreCase: boolean): Query {
+  const needles = needlesForFixed(pattern, ignoreCase);
+  if (!ignoreCase) {
+    return {
+      needles,
+      match(line) {
+        const at = line.indexOf(pattern);
+        return at < 0 ? null : { start: at, end: at + pattern.length };
+      },
+    };
+  }
+  if (isFoldExact(pattern, needles)) {
+    const folded = foldAscii(pattern);
+    return {
+      needles,
+      match(line) {
+        const at = foldAscii(line).indexOf(folded);
+        return at < 0 ? null : { start: at, end: at + pattern.length };
+      },
+    };
+  }
+  // k, s or a cased non-ASCII letter: RE2's Unicode folding decides.
+  return re2Query(RE2JS.compile(RE2JS.quote(pattern), RE2JS.CASE_INSENSITIVE), needles);
+}
+
+export function compileQuery(options: QueryOptions): CompiledQuery {
+  const { pattern, ignoreCase, fixedString } = options;
+  if (fixedString) return { ok: true, query: fixedQuery(pattern, ignoreCase) };
+  let re: RE2JS;
+  try {
+    re = RE2JS.compile(pattern, ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
+  } catch (e) {
+    return { ok: false, message: e instanceof Error ? e.message : String(e) };
+  }
+  return { ok: true, query: re2Query(re, needlesFor(analyseLiterals(pattern), ignoreCase)) };
+}

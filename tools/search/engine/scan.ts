@@ -1,0 +1,135 @@
+import { asBuffer, unionFinder } from './finders';
+import { LineDecoder, type RawEncoding } from './line-decoder';
+import type { Query, Span } from './query';
+
+/** One matching line. `span` is where the match lies in `text` (UTF-16 indices). */
+export interface LineHit {
+  readonly line: number;
+  readonly text: string;
+  readonly span: Span;
+}
+
+/** Lines longer than this are cut around the match for display, so only they need a span. */
+export const LONG_LINE = 300;
+
+export interface ScanState {
+  /** 1-based number of the first line in the buffer. */
+  firstLine: number;
+  /** Encoding decided in an earlier window of the same file, or null. */
+  encoding: RawEncoding | null;
+}
+
+export interface ScanOutcome {
+  /** Bytes consumed: everything when `final`, else up to the end of the last complete line. */
+  readonly consumed: number;
+  /** Lines consumed when not `final` (the next window starts at firstLine + lines); 0 when final. */
+  readonly lines: number;
+  /** True when the scan stopped at `maxHits` with bytes left unscanned. */
+  readonly stoppedEarly: boolean;
+}
+
+const NL = 0x0a;
+const CR = 0x0d;
+
+function lineEnd(hay: Buffer, start: number, end: number): number {
+  const nl = hay.indexOf(NL, start);
+  return nl < 0 || nl >= end ? end : nl;
+}
+
+/** Counts newlines in [from, to) with memchr: 2–3x faster than a JS byte loop (measured). */
+function countNewlines(hay: Buffer, from: number, to: number): number {
+  let n = 0;
+  for (let p = hay.indexOf(NL, from); p >= 0 && p < to; p = hay.indexOf(NL, p + 1)) n++;
+  return n;
+}
+
+/**
+ * Scans raw file bytes (UTF-8 or CP949; a UTF-8 BOM already skipped by `start`) for lines the
+ * query matches. When `final` is false only complete lines are scanned and the caller carries
+ * the rest over into the next window.
+ *
+ * With needles, only lines containing one are decoded and checked (the fast path: native search
+ * over the bytes, RE2 on a few lines). Without, every line is decoded and checked.
+ */
+export function scanBytes(
+  bytes: Uint8Array,
+  start: number,
+  final: boolean,
+  query: Query,
+  state: ScanState,
+  maxHits: number,
+  hits: LineHit[],
+): ScanOutcome {
+  const hay = asBuffer(bytes);
+  let end = hay.length;
+  if (!final) {
+    const lastNl = hay.lastIndexOf(NL, end - 1);
+    end = lastNl < start ? start : lastNl + 1;
+  }
+  const decoder = new LineDecoder(hay, state.encoding);
+  const limit = hits.length + maxHits;
+  let lineNo = state.firstLine;
+  let counted = start; // newlines before this offset are counted in lineNo
+
+  const take = (ls: number, le: number): void => {
+    lineNo += countNewlines(hay, counted, ls);
+    counted = ls;
+    const textEnd = le > ls && hay[le - 1] === CR ? le - 1 : le;
+    const text = decoder.decode(ls, textEnd);
+    const span = query.match(text, text.length > LONG_LINE);
+    if (span !== null) hits.push({ line: lineNo, text, span });
+  };
+
+  let cursor = start; // always the start of a line
+  if (query.needles !== null) {
+    const finder = unionFinder(hay, query.needles);
+    while (cursor < end && hits.length < limit) {
+      const p = finder.next(cursor);
+      if (p < 0 || p >= end) {
+        cursor = end;
+        break;
+      }
+      const before = p === cursor ? -1 : hay.lastIndexOf(NL, p - 1);
+      const ls = before < cursor ? cursor : before + 1;
+      const le = lineEnd(hay, p, end);
+      take(ls, le);
+      cursor = le + 1;
+    }
+  } else {
+    while (cursor < end && hits.length < limit) {
+      const le = lineEnd(hay, cursor, end);
+      take(cursor, le);
+      cursor = le + 1;
+    }
+  }
+  if (cursor > end) cursor = end;
+  const stoppedEarly = cursor < end;
+  state.encoding = decoder.decided;
+  // Only a window that continues needs the line count up to its end; counting the rest of a final
+  // window would be a second pass over every file for nothing.
+  const lines = final ? 0 : lineNo - state.firstLine + countNewlines(hay, counted, cursor);
+  state.firstLine += lines;
+  return { consumed: stoppedEarly ? cursor : end, lines, stoppedEarly };
+}
+
+/**
+ * Scans decoded text (UTF-16 files, which are decoded whole). Lines are split at \n and a
+ * trailing \r is dropped, as on the byte path. Returns true when it stopped at `maxHits` early.
+ */
+export function scanText(text: string, query: Query, maxHits: number, hits: LineHit[]): boolean {
+  const limit = hits.length + maxHits;
+  let lineNo = 1;
+  let from = 0;
+  while (from < text.length) {
+    if (hits.length >= limit) return true;
+    let nl = text.indexOf('\n', from);
+    if (nl < 0) nl = text.length;
+    const textEnd = nl > from && text.charCodeAt(nl - 1) === CR ? nl - 1 : nl;
+    const line = text.slice(from, textEnd);
+    const span = query.match(line, line.length > LONG_LINE);
+    if (span !== null) hits.push({ line: lineNo, text: line, span });
+    from = nl + 1;
+    lineNo++;
+  }
+  return false;
+}
