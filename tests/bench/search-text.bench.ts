@@ -1,13 +1,13 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, open, readdir, rm, writeFile } from 'node:fs/promises';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import iconv from 'iconv-lite';
 import type { FileAccess, WalkEntry } from '../../electron/common/file-access';
 import { compileQuery } from '../../tools/search/engine/query';
-import { searchFiles, type FileSource, type SearchReport } from '../../tools/search/engine/search-files';
-import { formatBytes, formatMs, median, ratioLine, table, timeRuns } from './lib/stats';
+import { searchFiles, WINDOW_BYTES, type FileSource, type SearchReport } from '../../tools/search/engine/search-files';
+import { formatBytes, formatMs, median, ratioLine, table } from './lib/stats';
 import { ensureCorpus, type Corpus } from './search-text-corpus';
 
 /**
@@ -95,19 +95,32 @@ async function fileSource(corpus: Corpus, scratch: string): Promise<{ source: Fi
   return { source: fallbackSource(corpus.root), kind: 'FALLBACK node:fs walk (host FileAccess not available yet)' };
 }
 
-interface Run {
-  readonly ms: number;
+interface Sample {
+  readonly wallMs: number;
+  /** User + system CPU of the whole process (all threads), ms. */
+  readonly cpuMs: number;
   readonly count: number;
 }
 
-function runExternal(command: string, args: readonly string[], cwd: string): Run {
+/** Runs grep/rg under /usr/bin/time for its CPU time; counts output lines. */
+function runExternal(command: string, args: readonly string[], cwd: string): Sample {
   const start = performance.now();
-  const r = spawnSync(command, args, { cwd, maxBuffer: 1 << 30, env: { ...process.env, LC_ALL: 'C' } });
-  const ms = performance.now() - start;
+  const r = spawnSync('/usr/bin/time', ['-f', '%U %S', command, ...args], { cwd, maxBuffer: 1 << 30, env: { ...process.env, LC_ALL: 'C' } });
+  const wallMs = performance.now() - start;
   if (r.status !== 0 && r.status !== 1) throw new Error(`${command} failed (${String(r.status)}): ${r.stderr.toString()}`);
+  const times = r.stderr.toString().trim().split('\n').pop()?.split(' ').map(Number) ?? [];
   let count = 0;
   for (const b of r.stdout) if (b === 0x0a) count++;
-  return { ms, count };
+  return { wallMs, cpuMs: ((times[0] ?? Number.NaN) + (times[1] ?? Number.NaN)) * 1000, count };
+}
+
+async function runOurs(fn: () => Promise<number>): Promise<Sample> {
+  const cpu = process.cpuUsage();
+  const start = performance.now();
+  const count = await fn();
+  const wallMs = performance.now() - start;
+  const used = process.cpuUsage(cpu);
+  return { wallMs, cpuMs: (used.user + used.system) / 1000, count };
 }
 
 function grepArgs(c: Case, pattern: string, where: string): string[] {
@@ -124,14 +137,55 @@ async function ours(source: FileSource, c: Case, maxResults: number, maxChars: n
   return searchFiles(source, { path: '.', query: compiled.query, include: null, maxResults, maxChars, signal: new AbortController().signal });
 }
 
-async function measure(label: string, reps: number, fn: () => Run | Promise<Run>): Promise<Run> {
-  let count = 0;
-  const times = await timeRuns(reps, async () => {
-    count = (await fn()).count;
-  });
-  const ms = median(times);
-  process.stdout.write(`  ${label.padEnd(28)} ${formatMs(ms).padStart(9)}  (runs: ${times.map((t) => t.toFixed(0)).join(', ')})\n`);
-  return { ms, count };
+/** The corpus preloaded into memory behind the same interface: the engine's cost without I/O. */
+async function inMemory(source: FileSource): Promise<FileSource> {
+  const entries: WalkEntry[] = [];
+  const data = new Map<string, Uint8Array>();
+  for await (const entry of source.walk('.', { respectIgnoreFiles: true, includeHidden: false })) {
+    entries.push(entry);
+    const chunks: Uint8Array[] = [];
+    for (let offset = 0; offset < entry.size || offset === 0; ) {
+      const part = await source.readBytes(entry.path, { offset, maxBytes: WINDOW_BYTES });
+      chunks.push(part);
+      offset += part.length;
+      if (part.length < WINDOW_BYTES) break;
+    }
+    data.set(entry.path, Buffer.concat(chunks));
+  }
+  return {
+    async *walk() {
+      yield* entries;
+    },
+    async readBytes(path, options) {
+      const bytes = data.get(path) as Uint8Array;
+      const offset = options?.offset ?? 0;
+      return bytes.subarray(offset, offset + (options?.maxBytes ?? bytes.length));
+    },
+    display: (p) => source.display(p),
+  };
+}
+
+interface Series {
+  readonly wall: number[];
+  readonly cpu: number[];
+  count: number;
+}
+
+function series(): Series {
+  return { wall: [], cpu: [], count: 0 };
+}
+
+function add(s: Series, sample: Sample): void {
+  s.wall.push(sample.wallMs);
+  s.cpu.push(sample.cpuMs);
+  s.count = sample.count;
+}
+
+function show(label: string, s: Series): void {
+  console.log(
+    `  ${label.padEnd(26)} wall ${formatMs(median(s.wall)).padStart(8)}  cpu ${formatMs(median(s.cpu)).padStart(8)}  ` +
+      `(wall runs: ${s.wall.map((t) => t.toFixed(0)).join(', ')})`,
+  );
 }
 
 async function main(): Promise<void> {
@@ -139,35 +193,80 @@ async function main(): Promise<void> {
   const corpus = await ensureCorpus(join(repoRoot, 'node_modules'));
   const scratch = await mkdtemp(join(tmpdir(), 'baram-search-bench-'));
   const { source, kind } = await fileSource(corpus, scratch);
+  const memory = await inMemory(source);
   const grepVersion = spawnSync('grep', ['--version']).stdout.toString().split('\n')[0];
   const rgVersion = hasRg ? spawnSync('rg', ['--version']).stdout.toString().split('\n')[0] : 'not installed';
   console.log(`corpus: ${corpus.root}  ${corpus.files} files, ${formatBytes(corpus.bytes)}`);
-  console.log(`machine: ${cpus().length} cores, Node ${process.version}; ${grepVersion}; ${rgVersion}`);
+  console.log(`machine: ${cpus().length} cores, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}; Node ${process.version}; ${grepVersion}; ${rgVersion}`);
   console.log(`ours: ${kind}`);
-  console.log(`median of ${REPETITIONS} runs after 1 warm-up, all tools on a warm page cache\n`);
+  console.log(`${REPETITIONS} interleaved rounds (ours, grep, rg in turn) after 1 warm-up round; medians; warm page cache\n`);
+
+  // Pattern-independent part: what the walk and the confined reads alone cost.
+  const io = series();
+  for (let round = 0; round <= REPETITIONS; round++) {
+    const sample = await runOurs(async () => {
+      let n = 0;
+      for await (const entry of source.walk('.', { respectIgnoreFiles: true, includeHidden: false })) {
+        n += (await source.readBytes(entry.path, { maxBytes: WINDOW_BYTES })).length > 0 ? 1 : 0;
+      }
+      return n;
+    });
+    if (round > 0) add(io, sample);
+  }
+  console.log('walk + read only (no scan, one file at a time):');
+  show('host walk+read', io);
+  console.log('');
 
   const rows: string[][] = [];
   const checks: string[] = [];
   const counts: string[] = [];
   for (const c of CASES) {
     console.log(`${c.name}: ${c.pattern}${c.ignoreCase ? ' (ignoreCase)' : ''}`);
-    const full = await measure('ours (all matches)', REPETITIONS, async () => ({ ms: 0, count: (await ours(source, c, Number.MAX_SAFE_INTEGER, Infinity)).lines.length }));
-    const capped = await measure('ours (tool default, 200)', REPETITIONS, async () => ({ ms: 0, count: (await ours(source, c, 200, 29_200)).lines.length }));
-    const grep = await measure('grep -rnI', REPETITIONS, () => runExternal('grep', grepArgs(c, c.pattern, '.'), corpus.root));
-    const rg = hasRg ? await measure('rg -n', REPETITIONS, () => runExternal('rg', rgArgs(c, '.'), corpus.root)) : null;
+    const full = series();
+    const capped = series();
+    const engine = series();
+    const grep = series();
+    const rg = series();
+    for (let round = 0; round <= REPETITIONS; round++) {
+      const samples = [
+        await runOurs(async () => (await ours(source, c, Number.MAX_SAFE_INTEGER, Infinity)).lines.length),
+        await runOurs(async () => (await ours(source, c, 200, 29_200)).lines.length),
+        await runOurs(async () => (await ours(memory, c, Number.MAX_SAFE_INTEGER, Infinity)).lines.length),
+        runExternal('grep', grepArgs(c, c.pattern, '.'), corpus.root),
+        hasRg ? runExternal('rg', rgArgs(c, '.'), corpus.root) : null,
+      ];
+      if (round === 0) continue;
+      add(full, samples[0] as Sample);
+      add(capped, samples[1] as Sample);
+      add(engine, samples[2] as Sample);
+      add(grep, samples[3] as Sample);
+      if (samples[4]) add(rg, samples[4]);
+    }
+    show('ours (all matches)', full);
+    show('ours (tool default ≤200)', capped);
+    show('ours engine, in memory', engine);
+    show('grep -rnI', grep);
+    if (hasRg) show('rg -n', rg);
+    const m = (s: Series): number => median(s.wall);
     rows.push([
       c.name,
-      formatMs(full.ms),
-      formatMs(capped.ms),
-      formatMs(grep.ms),
-      rg ? formatMs(rg.ms) : '—',
-      (full.ms / grep.ms).toFixed(2),
-      rg ? (full.ms / rg.ms).toFixed(2) : '—',
-      `${full.count} / ${grep.count} / ${rg ? rg.count : '—'}`,
+      formatMs(m(full)),
+      formatMs(m(capped)),
+      formatMs(m(engine)),
+      formatMs(m(grep)),
+      hasRg ? formatMs(m(rg)) : '—',
+      (m(full) / m(grep)).toFixed(2),
+      hasRg ? (m(full) / m(rg)).toFixed(2) : '—',
+      (m(engine) / m(grep)).toFixed(2),
+      `${full.count} / ${grep.count} / ${hasRg ? rg.count : '—'}`,
     ]);
     if (c.targeted) {
-      checks.push(`${c.name}: ${ratioLine({ label: 'ours/grep', ours: full.ms, theirs: grep.ms, maxRatio: TARGET_VS_GREP })}`);
-      if (rg) checks.push(`${c.name}: ${ratioLine({ label: 'ours/rg', ours: full.ms, theirs: rg.ms, maxRatio: TARGET_VS_RG })}`);
+      checks.push(`${c.name}: ${ratioLine({ label: 'ours/grep', ours: m(full), theirs: m(grep), maxRatio: TARGET_VS_GREP })}`);
+      if (hasRg) checks.push(`${c.name}: ${ratioLine({ label: 'ours/rg', ours: m(full), theirs: m(rg), maxRatio: TARGET_VS_RG })}`);
+      checks.push(`${c.name}: ${ratioLine({ label: 'engine-in-memory/grep', ours: m(engine), theirs: m(grep), maxRatio: TARGET_VS_GREP })}`);
+      checks.push(
+        `${c.name}: cpu ours ${formatMs(median(full.cpu))}, grep ${formatMs(median(grep.cpu))}${hasRg ? `, rg ${formatMs(median(rg.cpu))}` : ''}`,
+      );
     }
 
     // Count check. grep sees neither CP949 text (bytes differ from the UTF-8 pattern) nor UTF-16
@@ -177,15 +276,17 @@ async function main(): Promise<void> {
     const cp949Hits = sameBytes ? 0 : await grepRawPattern(c, cp949Pattern, corpus.cp949Dir, corpus.root, scratch);
     const utf16Hits = hasRg ? runExternal('rg', rgArgs(c, corpus.utf16Dir), corpus.root).count : Number.NaN;
     const expectGrep = grep.count + cp949Hits + utf16Hits;
-    const expectRg = rg ? rg.count + cp949Hits : Number.NaN;
+    const expectRg = hasRg ? rg.count + cp949Hits : Number.NaN;
     counts.push(
       `${c.name}: ours ${full.count}; grep ${grep.count} + CP949 ${cp949Hits} + UTF-16 ${utf16Hits} = ${expectGrep}` +
-        (rg ? `; rg ${rg.count} + CP949 ${cp949Hits} = ${expectRg}` : '') +
-        ` → ${full.count === expectGrep && (!rg || full.count === expectRg) ? 'agree' : 'DIFFER'}`,
+        (hasRg ? `; rg ${rg.count} + CP949 ${cp949Hits} = ${expectRg}` : '') +
+        ` → ${full.count === expectGrep && (!hasRg || full.count === expectRg) ? 'agree' : 'DIFFER'}`,
     );
     console.log('');
   }
-  console.log(table(['pattern', 'ours all', 'ours ≤200', 'grep', 'rg', 'ours/grep', 'ours/rg', 'lines ours/grep/rg'], rows));
+  console.log(
+    table(['pattern', 'ours all', 'ours ≤200', 'engine mem', 'grep', 'rg', 'ours/grep', 'ours/rg', 'engine/grep', 'lines ours/grep/rg'], rows),
+  );
   console.log('');
   for (const line of checks) console.log(line);
   console.log('');

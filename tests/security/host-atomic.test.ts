@@ -139,6 +139,11 @@ describe.skipIf(crossDevice === null)('trash on another device (copy + remove in
     expect(await allNames(path.join(box.ws, '보고서'))).toEqual(before);
     expect(await readFile(path.join(box.ws, '보고서', '2024', '바로가기'), 'utf8')).toBe('xlsx');
     expect(await files.trashList()).toEqual([]);
+
+    const single = await files.trash('보고서/2024/보고서 2024.xlsx');
+    expect(await readdir(path.join(box.ws, '보고서', '2024'))).toEqual(['바로가기']);
+    await files.restore(single.trashId);
+    expect(await readFile(path.join(box.ws, '보고서', '2024', '보고서 2024.xlsx'), 'utf8')).toBe('xlsx');
   });
 });
 

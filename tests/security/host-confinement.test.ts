@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createPathRules } from '../../electron/main/host/files';
+import { createFileAccess, createPathRules } from '../../electron/main/host/files';
 import { Confiner } from '../../electron/main/host/files/confine';
 import { readChecked } from '../../electron/main/host/files/read';
 import { allNames, codeOf, collect, makeSandbox, type Sandbox } from '../unit/host/sandbox';
@@ -162,30 +162,41 @@ describe('protected paths', () => {
   });
 
   it('refuses deleting or moving the workspace root, or a folder holding something protected', async () => {
-    for (const p of ['.', '', box.ws, 'a/..']) {
-      expect(['FORBIDDEN', 'INVALID_PATH']).toContain(await codeOf(box.files.trash(p)));
+    for (const p of ['.', box.ws, 'a/..', `${box.ws}/`]) {
+      await expect(box.files.trash(p)).rejects.toMatchObject({ code: 'FORBIDDEN', path: p });
     }
-    expect(await codeOf(box.files.trash('.'))).toBe('FORBIDDEN');
     expect(await codeOf(box.files.move('.', 'elsewhere'))).toBe('FORBIDDEN');
-    await mkdir(path.join(box.ws, 'holder'));
-    await rename(box.protectedInside, path.join(box.ws, 'holder', '.baram-audit'));
-    // The protected path is configured as ws/.baram-audit; holding it elsewhere is no loophole,
-    // but moving what now sits at the configured path is still refused.
-    await mkdir(box.protectedInside);
-    expect(await codeOf(box.files.trash('.baram-audit'))).toBe('FORBIDDEN');
+    const nested = path.join(box.ws, 'team', 'audit');
+    await mkdir(nested, { recursive: true });
+    const files = await createFileAccess({ roots: [box.ws], trashDir: box.trashDir, protectedPaths: [nested] });
+    expect(await codeOf(files.trash('team'))).toBe('FORBIDDEN');
+    expect(await codeOf(files.move('team', 'team2'))).toBe('FORBIDDEN');
+    expect(await codeOf(files.copy('team', 'team2'))).toBe('FORBIDDEN');
+    expect((await readdir(box.ws)).sort()).toContain('team');
   });
 
-  it('refuses restoring into a place that became protected or outside', async () => {
+  it('restores only inside the roots, never over something new, and only its own ids', async () => {
     await mkdir(path.join(box.ws, 'later'));
     await writeFile(path.join(box.ws, 'later', 'x.txt'), 'x');
-    const entry = await box.files.trash('later');
-    // Someone replaces the folder's parent path with a link to outside before the restore.
-    await expect(box.files.restore('../ws')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    const entry = await box.files.trash('later/x.txt');
+    // The folder is replaced by a link to outside before the restore: the way back leads out.
+    await rm(path.join(box.ws, 'later'), { recursive: true });
     await symlink(box.outside, path.join(box.ws, 'later'));
-    expect(await codeOf(box.files.restore(entry.trashId))).toBe('EXISTS');
-    await rm(path.join(box.ws, 'later'));
-    await box.files.restore(entry.trashId);
+    await expect(box.files.restore(entry.trashId)).rejects.toMatchObject({ code: 'OUTSIDE_ROOTS', path: 'later/x.txt' });
     await outsideUntouched();
+    // Something new now sits at the original path: never overwritten.
+    await rm(path.join(box.ws, 'later'));
+    await mkdir(path.join(box.ws, 'later'));
+    await writeFile(path.join(box.ws, 'later', 'x.txt'), 'new work');
+    expect(await codeOf(box.files.restore(entry.trashId))).toBe('EXISTS');
+    expect(await readFile(path.join(box.ws, 'later', 'x.txt'), 'utf8')).toBe('new work');
+    // Gone again (folder too): the folder is recreated, the file comes back.
+    await rm(path.join(box.ws, 'later'), { recursive: true });
+    await box.files.restore(entry.trashId);
+    expect(await readFile(path.join(box.ws, 'later', 'x.txt'), 'utf8')).toBe('x');
+    for (const id of ['../ws', '..', entry.trashId, `${entry.trashId}/../x`, '']) {
+      expect(await codeOf(box.files.restore(id))).toBe('NOT_FOUND');
+    }
   });
 });
 

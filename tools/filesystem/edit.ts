@@ -5,7 +5,7 @@ import { defineTool, failure, isFailure, type Failure, type Plan, type PlanConte
 import { fail } from '../kit/results';
 import type { TextEncodingName } from '../kit/text-decoding';
 import { humanSize, quoted } from './shared/format';
-import { attempt, displayOf, emptyPathText, refusal, renderRun, runTargets, sameFingerprint } from './shared/targets';
+import { attempt, displayOf, emptyPathText, notRegularFile, refusal, renderRun, runTargets, sameFingerprint } from './shared/targets';
 import {
   binaryFileText,
   detectLineEnding,
@@ -220,19 +220,6 @@ async function prepareEdit(args: EditArgs, ctx: PlanContext): Promise<PreparedEd
     lineEnding,
     preview,
   };
-}
-
-/**
- * Symbolic links (and devices) are not edited: the fingerprint would describe the link, not the
- * content behind it, so a change made after approval could go unnoticed.
- */
-export function notRegularFile(path: string): Failure {
-  return failure(
-    text(
-      `'${path}'은(는) 일반 파일이 아니라(심볼릭 링크 등) 고칠 수 없습니다. 링크가 가리키는 원래 파일의 경로로 다시 요청하세요.`,
-      `'${path}' is not a regular file (e.g. a symbolic link) and cannot be changed. Repeat the request with the path of the file it points to.`,
-    ),
-  );
 }
 
 /** Short quote of an argument for the approval summary. */

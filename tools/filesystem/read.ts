@@ -50,8 +50,12 @@ interface Window {
   readonly lastLineCut: boolean;
 }
 
-/** Lines [offset, offset+limit) of a UTF-8 / CP949 file, streamed in chunks by byte value 0x0A. */
-async function streamWindow(files: FileAccess, path: string, size: number, offset: number, limit: number, maxBytes: number, headEncoding: TextEncodingName): Promise<Window> {
+/**
+ * Lines [offset, offset+limit) of a UTF-8 / CP949 file, streamed in chunks by byte value 0x0A.
+ * Reads until a short chunk instead of trusting a size from stat: a symbolic link's stat is the
+ * link's own, and a log may grow while it is read.
+ */
+async function streamWindow(files: FileAccess, path: string, offset: number, limit: number, maxBytes: number, headEncoding: TextEncodingName): Promise<Window> {
   // In UTF-8 and CP949 the byte 0x0A is always a line feed (CP949 trail bytes are ≥ 0x41), so lines
   // can be found without decoding.
   const collected: Uint8Array[] = [];
@@ -63,8 +67,10 @@ async function streamWindow(files: FileAccess, path: string, size: number, offse
   let newlines = 0;
   let pos = 0;
   let lastByte = -1;
-  while (pos < size) {
+  let reachedEnd = false;
+  while (!reachedEnd) {
     const chunk = await files.readBytes(path, { offset: pos, maxBytes: CHUNK_BYTES });
+    reachedEnd = chunk.length < CHUNK_BYTES;
     if (chunk.length === 0) break;
     pos += chunk.length;
     lastByte = chunk[chunk.length - 1] ?? -1;
@@ -89,10 +95,9 @@ async function streamWindow(files: FileAccess, path: string, size: number, offse
         cutMidLine = true;
       }
     }
-    if (full && size > COUNT_TOTAL_MAX_BYTES) break;
+    if (full && pos > COUNT_TOTAL_MAX_BYTES) break;
   }
-  const reachedEnd = pos >= size;
-  const total = reachedEnd ? newlines + (size > 0 && lastByte !== 0x0a ? 1 : 0) : undefined;
+  const total = reachedEnd ? newlines + (pos > 0 && lastByte !== 0x0a ? 1 : 0) : undefined;
   const bytes = new Uint8Array(collectedBytes);
   let at = 0;
   for (const part of collected) {
@@ -159,29 +164,29 @@ export const filesystemRead = defineTool({
       const info = await files.stat(args.path);
       if (!info) return fail(lang, refusal('NOT_FOUND', args.path).failure); // removed since the check above
       const shown = displayOf(files, info.path);
-      if (info.size === 0) return ok(notes.empty(shown), { encoding: 'utf-8', lines: 0 });
-
       const head = await files.readBytes(info.path, { maxBytes: HEAD_BYTES });
+      if (head.length === 0) return ok(notes.empty(shown), { encoding: 'utf-8', lines: 0 });
       if (looksBinary(head)) return fail(lang, binaryFileText(shown, info.size), { binary: true, size: info.size });
       const headEncoding = decodeText(head).encoding;
       const budget = Math.max(100, ctx.policy.maxOutputChars - NOTE_RESERVE);
 
       let window: Window;
       if (headEncoding === 'utf-16le' || headEncoding === 'utf-16be') {
-        if (info.size > MAX_UTF16_BYTES) {
+        const whole = await files.readBytes(info.path, { maxBytes: MAX_UTF16_BYTES + 1 });
+        if (whole.length > MAX_UTF16_BYTES) {
           return fail(
             lang,
             text(
-              `'${shown}'은(는) UTF-16 파일이고 ${humanSize(info.size)}라 한 번에 읽을 수 없습니다. search.text로 필요한 부분을 찾으세요.`,
-              `'${shown}' is a UTF-16 file of ${humanSize(info.size)}, too large to read here. Find the part you need with search.text.`,
+              `'${shown}'은(는) ${humanSize(MAX_UTF16_BYTES)}가 넘는 UTF-16 파일이라 읽을 수 없습니다. search.text로 필요한 부분을 찾으세요.`,
+              `'${shown}' is a UTF-16 file larger than ${humanSize(MAX_UTF16_BYTES)}, too large to read here. Find the part you need with search.text.`,
             ),
           );
         }
-        const all = splitLines(decodeText(await files.readBytes(info.path, { maxBytes: info.size })).text);
+        const all = splitLines(decodeText(whole).text);
         window = { lines: all.slice(offset - 1, offset - 1 + limit), total: all.length, lastLineCut: false };
       } else {
         // Every character takes at most 4 bytes, so 4 × budget bytes always hold a full budget of text.
-        window = await streamWindow(files, info.path, info.size, offset, limit, budget * 4, headEncoding);
+        window = await streamWindow(files, info.path, offset, limit, budget * 4, headEncoding);
       }
 
       if (window.lines.length === 0) {

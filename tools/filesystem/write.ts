@@ -6,7 +6,7 @@ import { fail } from '../kit/results';
 import type { TextEncodingName } from '../kit/text-decoding';
 import { humanSize, quoted } from './shared/format';
 import { baseName, parentPath, samePath } from './shared/paths';
-import { attempt, displayOf, emptyPathText, refusal, refuseWildcardName, renderRun, runTargets, sameFingerprint } from './shared/targets';
+import { attempt, displayOf, emptyPathText, notRegularFile, refusal, refuseWildcardName, renderRun, runTargets, sameFingerprint } from './shared/targets';
 import {
   detectLineEnding,
   encodeAs,

@@ -16,9 +16,11 @@ export function terminalBroker(input: NodeJS.ReadableStream = process.stdin, out
         const rl = createInterface({ input, terminal: false });
         const armedAt = Date.now() + APPROVAL_ARM_DELAY_MS;
         let waitingForReason = false;
+        // resolve() before close(): closing emits 'close' synchronously, whose handler would
+        // otherwise settle the promise first, as "no approver".
         const finish = (decision: ApprovalDecision) => {
-          rl.close();
           resolve(decision);
+          rl.close();
         };
         signal.addEventListener('abort', () => finish({ choice: 'deny', approver: 'timeout' }), { once: true });
         const prompt = () => output.write(request.lang === 'en' ? '[y] allow once  [s] allow for this session  [n] deny > ' : '[y] 한 번 허용  [s] 이번 세션 동안 허용  [n] 거부 > ');

@@ -247,7 +247,9 @@ class CallRun {
    * call-level verdict object itself when the targets change nothing.
    */
   private async targetPermission(tool: AnyTool, plan: Plan, callVerdict: PermissionVerdict): Promise<PermissionVerdict> {
-    if (tool.subject?.kind !== 'PATH' || plan.targets.length === 0) return callVerdict;
+    // Targets are file paths whatever the tool's own subject is (filesystem.restore's subject-less
+    // trashId still puts a file back at a path that a deny rule may cover).
+    if (plan.targets.length === 0) return callVerdict;
     const values = plan.targets.flatMap((t) => (t.to ? [t.path, t.to] : [t.path]));
     const verdict = await evaluatePermission(
       this.options.policy,

@@ -20,6 +20,16 @@ export function expandHome(p: string, home: string, platform: NodeJS.Platform): 
 }
 
 /**
+ * Models trained on Windows examples write `..\\reports\\a.txt` on any machine. On POSIX a backslash
+ * is a legal file-name character, so `..\\x` would name a file called "..\\x" inside the
+ * workspace — harmless, but never what the model meant. We read it as a separator everywhere
+ * (docs/2026-12-02-backslash-is-a-separator.md); the host file layer does the same.
+ */
+export function backslashesAsSeparators(p: string, platform: NodeJS.Platform): string {
+  return platform === 'win32' ? p : p.replace(/\\/g, '/');
+}
+
+/**
  * NTFS and APFS are case-insensitive by default, so `C:\WS\A.txt` and `c:\ws\a.txt` are one file
  * there, and a rule must treat them alike or `.SSH` slips past `**\/.ssh/**`. Other platforms compare exactly.
  */
@@ -57,7 +67,7 @@ export function isInside(child: string, parent: string, platform: NodeJS.Platfor
 export function lexicalForm(raw: string, base: string | undefined, home: string, platform: NodeJS.Platform): string | null {
   if (raw === '' || raw.includes('\u0000')) return null;
   const api = pathApi(platform);
-  let expanded = expandHome(raw, home, platform);
+  let expanded = expandHome(backslashesAsSeparators(raw, platform), home, platform);
   if (platform === 'win32') {
     // 'D:x' means "x in drive D's current folder", which depends on process state: not a path we judge.
     if (/^[A-Za-z]:(?![\\/])/.test(expanded)) return null;

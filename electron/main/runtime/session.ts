@@ -78,8 +78,11 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const files = await createFileAccess({ roots: [...roots], trashDir: join(realDataDir, 'trash'), protectedPaths, home });
   const permissionEnv: PermissionEnv = { roots: files.roots, home, platform: process.platform, protectedPaths };
 
-  // A policy whose own examples fail does not load (SPEC §8).
-  const testProblems = await runPolicyTests(effective, permissionEnv, (tool, args) => permissionSubjectOf(tool, args, options.tools));
+  // A policy whose own examples fail does not load (SPEC §8). They are the admin's examples, so they
+  // run against the admin policy alone: a user's legitimate tightening must not stop the session.
+  const adminOnly = mergePolicies(withWorkspace, admin.source);
+  if (!adminOnly.ok) throw new SessionError('The policy cannot be applied.', adminOnly.problems);
+  const testProblems = await runPolicyTests(adminOnly.value, permissionEnv, (tool, args) => permissionSubjectOf(tool, args, options.tools));
   if (testProblems.length > 0) throw new SessionError('The policy\'s own tests fail.', testProblems);
 
   const sessionId = randomUUID();

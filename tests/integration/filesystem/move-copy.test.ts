@@ -88,6 +88,20 @@ describe('filesystem.move with a glob', () => {
     expect(r.details).toMatchObject({ moved: 2, skipped: [{ path: '다운로드/매출_002.xlsx', code: 'CHANGED' }] });
   });
 
+  it('does not overwrite a destination that appeared after approval, and says why', async () => {
+    const g = await open({
+      files: downloads(3),
+      approve: approveAfter(() => writeFile(join(gate!.workspace, '정리/매출_002.xlsx'), 'theirs')),
+    });
+    await mkdir(join(g.workspace, '정리'));
+    const r = await g.call('filesystem.move', { from: '다운로드/*.xlsx', to: '정리' });
+    expect(r.outcome).toBe('ok');
+    expect(r.text).toContain("'정리/매출_002.xlsx' appeared after approval and was not overwritten");
+    expect(r.text).not.toContain('overwrite: true');
+    expect(await readFile(join(g.workspace, '정리/매출_002.xlsx'), 'utf8')).toBe('theirs');
+    expect(await names(g, '다운로드')).toContain('매출_002.xlsx');
+  });
+
   it('refuses before approval when a destination exists: never overwrites', async () => {
     const g = await open({ files: { ...downloads(2), '정리/매출_002.xlsx': 'already here' } });
     const r = await g.call('filesystem.move', { from: '다운로드/*.xlsx', to: '정리' });
@@ -97,6 +111,15 @@ describe('filesystem.move with a glob', () => {
     expect(g.approvals).toHaveLength(0);
     expect(await names(g, '다운로드')).toContain('매출_001.xlsx');
     expect(await readFile(join(g.workspace, '정리/매출_002.xlsx'), 'utf8')).toBe('already here');
+  });
+
+  it('leaves the destination folder out when the pattern also matches it', async () => {
+    const g = await open({ files: { 'a.txt': 'a', 'b.hwp': 'b', '정리/old.txt': 'o' } });
+    const r = await g.call('filesystem.move', { from: '*', to: '정리' });
+    expect(r.outcome).toBe('ok');
+    expect(g.approvals[0]!.targets.map((t) => t.path)).toEqual(['a.txt', 'b.hwp']);
+    expect(g.approvals[0]!.preview).toContain("'정리' matches the pattern and is left out");
+    expect(await names(g, '정리')).toEqual(['a.txt', 'b.hwp', 'old.txt']);
   });
 
   it('refuses two matches with the same name going into one folder', async () => {

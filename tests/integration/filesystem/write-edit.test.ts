@@ -1,4 +1,4 @@
-import { appendFile, readFile, stat } from 'node:fs/promises';
+import { appendFile, readFile, stat, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import iconv from 'iconv-lite';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -186,6 +186,20 @@ describe('filesystem.edit', () => {
     expect(r.outcome).toBe('error');
     expect(r.text).toContain('changed after it was approved');
     expect(await textOf(g, 'a.txt')).toBe('keep\nchange me\nadded later\n');
+  });
+
+  it('reads through a symlink inside the workspace but refuses to edit or overwrite it', async () => {
+    const g = await open({ files: { 'real.txt': 'line one\nline two\n' } });
+    await symlink('real.txt', join(g.workspace, 'link.txt'));
+    const read = await g.call('filesystem.read', { path: 'link.txt' });
+    expect(read.text).toBe('line one\nline two');
+    const edited = await g.call('filesystem.edit', { path: 'link.txt', oldText: 'two', newText: '2' });
+    expect(edited.outcome).toBe('refused');
+    expect(edited.text).toContain('not a regular file');
+    const written = await g.call('filesystem.write', { path: 'link.txt', content: 'x', overwrite: true });
+    expect(written.outcome).toBe('refused');
+    expect(await textOf(g, 'real.txt')).toBe('line one\nline two\n');
+    expect(g.approvals).toHaveLength(0);
   });
 
   it('speaks Korean in a Korean session', async () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { mergePolicies, parsePolicyText, runPolicyTests, type SubjectOf } from '../../../electron/main/policy';
 import type { EffectivePolicy } from '../../../electron/main/policy/types';
+import { permissionSubjectOf } from '../../../electron/main/gate';
 import { tempWorld, type TempWorld } from './fixtures';
 
 /** A small stand-in for the gate's registry: which field is the subject, and the risk. */
@@ -74,9 +75,9 @@ describe('resources/default-policy.jsonc', () => {
     expect(text).toMatch(/^\/\/ /);
   });
 
-  it('its own examples pass', async () => {
+  it('its own examples pass against the real tool registry', async () => {
     const eff = effective(text);
     expect(eff.policy.tests.length).toBeGreaterThan(5);
-    expect(await runPolicyTests(eff, world.env(), subjectOf)).toEqual([]);
+    expect(await runPolicyTests(eff, world.env(), (tool, args) => permissionSubjectOf(tool, args))).toEqual([]);
   });
 });

@@ -56,6 +56,19 @@ export function refusal(code: FileAccessError['code'], shownPath: string): Failu
   return failure(fileErrorText(new FileAccessError(code, shownPath)));
 }
 
+/**
+ * Symbolic links (and devices) are not written or edited: the fingerprint would describe the link, not the
+ * content behind it, so a change made after approval could go unnoticed.
+ */
+export function notRegularFile(path: string): Failure {
+  return failure(
+    text(
+      `'${path}'은(는) 일반 파일이 아니라(심볼릭 링크 등) 고칠 수 없습니다. 링크가 가리키는 원래 파일의 경로로 다시 요청하세요.`,
+      `'${path}' is not a regular file (e.g. a symbolic link) and cannot be changed. Repeat the request with the path of the file it points to.`,
+    ),
+  );
+}
+
 export const emptyPathText = (field: string): Text =>
   text(
     `${josa(field, '이')} 비어 있습니다. 작업 폴더 안의 경로를 주세요 (예: "보고서/2024.xlsx", 여러 파일은 "*.xlsx").`,
@@ -151,7 +164,12 @@ export interface TargetRun<R> {
  * approved one (changed, vanished, or appeared) is skipped and reported; host refusals for one
  * target are reported and the rest proceed. Never re-expands a glob.
  */
-export async function runTargets<R>(ctx: ToolContext, act: (target: PlannedTarget) => Promise<R>): Promise<TargetRun<R>> {
+export async function runTargets<R>(
+  ctx: ToolContext,
+  act: (target: PlannedTarget) => Promise<R>,
+  /** A tool-specific signpost for a host refusal (e.g. EXISTS for move, which has no overwrite). */
+  explain?: (e: FileAccessError, target: PlannedTarget) => Text | undefined,
+): Promise<TargetRun<R>> {
   const done: { target: PlannedTarget; value: R }[] = [];
   const skipped: { target: PlannedTarget; reason: Text; code: string }[] = [];
   const files = ctx.files;
@@ -167,7 +185,7 @@ export async function runTargets<R>(ctx: ToolContext, act: (target: PlannedTarge
       done.push({ target, value: await act(target) });
     } catch (e) {
       if (!isFileAccessError(e)) throw e;
-      skipped.push({ target, code: e.code, reason: fileErrorText(withDisplayPath(e, files)) });
+      skipped.push({ target, code: e.code, reason: explain?.(e, target) ?? fileErrorText(withDisplayPath(e, files)) });
     }
   }
   return { done, skipped, cancelled: false, total };

@@ -98,7 +98,14 @@ export async function planTransfer(args: { from: string; to: string }, ctx: Plan
   const targets: PlannedTarget[] = createFolder ? [{ path: createFolder, fingerprint: null }] : [];
   const conflicts: string[] = [];
   const destinations = new Map<string, string>();
+  let skippedSelf: string | undefined;
   for (const [i, source] of sources.paths.entries()) {
+    // "정리해줘": `*` → `정리` also matches the folder 정리 itself, which cannot go into itself and
+    // was not meant to; it is left out (and the preview says so).
+    if (sources.isPattern && intoFolder && samePath(source, toPath)) {
+      skippedSelf = displayOf(files, source);
+      continue;
+    }
     const destination = intoFolder ? joinPath(toPath, baseName(source)) : toPath;
     const shownSource = displayOf(files, source);
     const shownDestination = displayOf(files, destination);
@@ -120,11 +127,23 @@ export async function planTransfer(args: { from: string; to: string }, ctx: Plan
     targets.push({ path: source, to: destination, fingerprint: sources.fingerprints[i] ?? null });
   }
   if (conflicts.length > 0) return failure(conflictText(conflicts.slice(0, MAX_LISTED_CONFLICTS), conflicts.length, verb));
+  if (!targets.some((t) => t.to !== undefined)) {
+    return failure(
+      text(
+        `'${args.from}'에 맞는 것이 대상 폴더 자신뿐입니다. 옮길 파일에 맞는 패턴을 주세요 (이름은 filesystem.search로 확인).`,
+        `The only match for '${args.from}' is the destination folder itself. Give a pattern that matches the files to move (check names with filesystem.search).`,
+      ),
+    );
+  }
 
-  const preview = createFolder
-    ? pick(text(`새 폴더 ${quoted(displayOf(files, createFolder), '을')} 만듭니다.`, `Creates the new folder '${displayOf(files, createFolder)}'.`), ctx.lang)
-    : undefined;
-  return preview === undefined ? { targets } : { targets, preview };
+  const notes: string[] = [];
+  if (createFolder) {
+    notes.push(pick(text(`새 폴더 ${quoted(displayOf(files, createFolder), '을')} 만듭니다.`, `Creates the new folder '${displayOf(files, createFolder)}'.`), ctx.lang));
+  }
+  if (skippedSelf !== undefined) {
+    notes.push(pick(text(`대상 폴더 ${quoted(skippedSelf, '은')} 패턴에 맞지만 제외합니다.`, `The destination folder '${skippedSelf}' matches the pattern and is left out.`), ctx.lang));
+  }
+  return notes.length === 0 ? { targets } : { targets, preview: notes.join('\n') };
 }
 
 function transfers(plan: Plan): readonly PlannedTarget[] {
@@ -171,6 +190,13 @@ export async function executeTransfer(ctx: ToolContext, verb: TransferVerb): Pro
     if (verb === 'move') await files.move(t.path, t.to, { overwrite: false });
     else await files.copy(t.path, t.to, { overwrite: false });
     return 'item' as const;
+  }, (e, t) => {
+    if (e.code !== 'EXISTS' || t.to === undefined) return undefined;
+    const shown = displayOf(files, t.to);
+    return text(
+      `${quoted(shown, '이')} 승인 뒤에 생겨 덮어쓰지 않았습니다. 다른 to를 주거나 그 파일을 filesystem.delete(복원 가능)로 지운 뒤 다시 요청하세요.`,
+      `'${shown}' appeared after approval and was not overwritten. Choose another 'to', or delete it with filesystem.delete (restorable) and try again.`,
+    );
   });
   const items = run.done.filter((d) => d.value === 'item');
   const folders = run.done.filter((d) => d.value === 'folder');

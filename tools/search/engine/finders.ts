@@ -5,8 +5,7 @@ import type { Needle } from './needles';
  * free of node:*); its indexOf is native: measured on 50 MB of node_modules text (Node 20.20, this
  * machine), Buffer#indexOf of a 12-byte needle took 19 ms and of a single byte 2–5 ms (memchr),
  * against 15–18 ms for Uint8Array#indexOf of a single byte and 120–200 ms for a JS loop that
- * case-folds a copy. Everything here therefore leans on Buffer#indexOf and touches bytes in JS
- * only around candidates.
+ * case-folds a copy. Case-sensitive search is therefore one native call per needle occurrence.
  */
 export interface Finder {
   /** Start of the first occurrence at or after `from`, or -1. Calls must not decrease `from`. */
@@ -17,13 +16,21 @@ export function asBuffer(bytes: Uint8Array): Buffer {
   return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
-// Printable ASCII from most to least frequent, measured on 20 MB of node_modules JS/TS/MD/JSON
-// (code and English prose). Used to pick the rarest byte of a case-folded needle, so memchr stops
-// as seldom as possible (ripgrep's "rare byte" heuristic).
-const BY_FREQUENCY = ' etrnosialcpdu.fmh"(),gy=:;b*/-vx}{STw|k`EA_01P\'ICO2RND][Lj!BFM>&?3<4U65#H8q\\+V$@KW97GzJQXY%^~Z';
-const RANK = new Uint8Array(256).fill(40); // unlisted bytes (tabs, UTF-8 lead/continuation bytes): middling
-for (let i = 0; i < BY_FREQUENCY.length; i++) RANK[BY_FREQUENCY.charCodeAt(i)] = BY_FREQUENCY.length - i;
-RANK[0x09] = 60;
+// Byte frequencies per 10,000 for printable ASCII (0x20–0x7E), measured on 20 MB of node_modules
+// JS/TS/MD/JSON (code and English prose). Other bytes: tab 100, newline 243, the rest about 1.
+// prettier-ignore
+const PRINTABLE_PER_10K = [1871,20,113,10,9,2,17,32,112,112,47,9,110,48,139,66,36,33,24,12,11,10,10,7,9,7,75,84,10,91,16,12,7,37,18,31,23,41,19,6,11,32,5,9,21,19,24,27,35,4,25,48,49,12,9,8,3,3,1,21,10,22,2,37,37,375,76,225,197,747,137,96,130,383,20,45,239,135,439,394,201,9,450,386,547,194,62,45,57,90,6,50,32,51,2];
+const FREQ = new Float64Array(256).fill(1 / 10_000);
+PRINTABLE_PER_10K.forEach((n, i) => (FREQ[0x20 + i] = n / 10_000));
+FREQ[0x09] = 100 / 10_000;
+FREQ[0x0a] = 243 / 10_000;
+
+// Measured costs of the two case-folding strategies (same corpus, Node 20.20): a memchr hit
+// handed back to JS and checked costs about 50 ns; one step of the JS Horspool loop about 6 ns.
+// On 55 MB: "deprecated" 54 ms by rare byte ('d', 2.2 %) vs 39 ms by Horspool (mean shift ≈ 8);
+// "ab" 26 ms vs 167 ms (shift ≤ 2); "the" 39 ms vs 115 ms. The model below picks the cheaper.
+const NS_PER_MEMCHR_HIT = 50;
+const NS_PER_HORSPOOL_STEP = 6;
 
 function isLower(b: number): boolean {
   return b >= 0x61 && b <= 0x7a;
@@ -33,8 +40,14 @@ function exactFinder(hay: Buffer, needle: Uint8Array): Finder {
   return { next: (from) => hay.indexOf(needle, from) };
 }
 
-/** Needle bytes lowered (ASCII), and which positions are letters. */
-function lowered(bytes: Uint8Array): { lower: Uint8Array; letters: boolean[] } {
+interface Folded {
+  /** Needle bytes with ASCII letters lowered. */
+  readonly lower: Uint8Array;
+  /** Which positions are letters (compared case-insensitively). */
+  readonly letters: readonly boolean[];
+}
+
+function fold(bytes: Uint8Array): Folded {
   const lower = new Uint8Array(bytes.length);
   const letters: boolean[] = [];
   for (let i = 0; i < bytes.length; i++) {
@@ -46,15 +59,10 @@ function lowered(bytes: Uint8Array): { lower: Uint8Array; letters: boolean[] } {
   return { lower, letters };
 }
 
-/**
- * Case-folding search without folding the haystack: memchr for an anchor (the longest run of
- * caseless bytes, or the rarest byte in either case) and compare the window around each hit.
- */
-function foldFinder(hay: Buffer, needle: Uint8Array): Finder {
-  const { lower, letters } = lowered(needle);
+function windowMatcher(hay: Buffer, { lower, letters }: Folded): (start: number) => boolean {
   const n = lower.length;
-  const windowMatches = (start: number): boolean => {
-    if (start + n > hay.length) return false;
+  return (start) => {
+    if (start < 0 || start + n > hay.length) return false;
     for (let i = 0; i < n; i++) {
       const h = hay[start + i] as number;
       const want = lower[i] as number;
@@ -62,12 +70,20 @@ function foldFinder(hay: Buffer, needle: Uint8Array): Finder {
     }
     return true;
   };
+}
 
-  // A caseless run of 3+ bytes (a Hangul syllable is 3) is a selective anchor for plain indexOf.
+/** Both cases of a needle byte (one byte for a non-letter). */
+function variants(b: number, letter: boolean): number[] {
+  return letter ? [b, b - 0x20] : [b];
+}
+
+/** A caseless run of 3+ bytes (a Hangul syllable is 3) is a selective anchor for native indexOf. */
+function anchorStrategy(folded: Folded): ((hay: Buffer) => Finder) | null {
+  const n = folded.lower.length;
   let runStart = 0;
   let runLength = 0;
   for (let i = 0, start = 0; i <= n; i++) {
-    if (i === n || letters[i]) {
+    if (i === n || folded.letters[i]) {
       if (i - start > runLength) {
         runStart = start;
         runLength = i - start;
@@ -75,30 +91,26 @@ function foldFinder(hay: Buffer, needle: Uint8Array): Finder {
       start = i + 1;
     }
   }
-  if (runLength >= 3) {
-    const anchor = lower.subarray(runStart, runStart + runLength);
+  if (runLength < 3) return null;
+  const anchor = folded.lower.subarray(runStart, runStart + runLength);
+  return (hay) => {
+    const matches = windowMatcher(hay, folded);
     return {
       next(from) {
         for (let p = hay.indexOf(anchor, from + runStart); p >= 0; p = hay.indexOf(anchor, p + 1)) {
-          if (windowMatches(p - runStart)) return p - runStart;
+          if (matches(p - runStart)) return p - runStart;
         }
         return -1;
       },
     };
-  }
+  };
+}
 
-  let rare = 0;
-  let rareCost = Infinity;
-  for (let i = 0; i < n; i++) {
-    const b = lower[i] as number;
-    const cost = letters[i] ? (RANK[b] as number) + (RANK[b - 0x20] as number) : (RANK[b] as number);
-    if (cost < rareCost) {
-      rare = i;
-      rareCost = cost;
-    }
-  }
-  const low = lower[rare] as number;
-  const high = letters[rare] ? low - 0x20 : low;
+/** memchr for the rarest needle byte (both cases, leapfrogged), then a window check. */
+function rareByteFinder(hay: Buffer, folded: Folded, rare: number): Finder {
+  const matches = windowMatcher(hay, folded);
+  const low = folded.lower[rare] as number;
+  const high = folded.letters[rare] ? low - 0x20 : low;
   // Next hit of each case variant, kept between calls (positions only move forward).
   let nextLow = -2;
   let nextHigh = -2;
@@ -110,39 +122,94 @@ function foldFinder(hay: Buffer, needle: Uint8Array): Finder {
         if (high !== low && nextHigh !== -1 && nextHigh < p) nextHigh = hay.indexOf(high, p);
         const hit = high === low || nextHigh === -1 ? nextLow : nextLow === -1 ? nextHigh : Math.min(nextLow, nextHigh);
         if (hit === -1) return -1;
-        if (windowMatches(hit - rare)) return hit - rare;
+        if (matches(hit - rare)) return hit - rare;
         p = hit + 1;
       }
     },
   };
 }
 
-export function finderFor(hay: Buffer, needle: Needle): Finder {
+/** Horspool with a case-folded skip table: wins for long needles made of common letters. */
+function horspoolFinder(hay: Buffer, folded: Folded, shift: Int32Array): Finder {
+  const n = folded.lower.length;
+  const matches = windowMatcher(hay, folded);
+  const lastLow = folded.lower[n - 1] as number;
+  const lastHigh = folded.letters[n - 1] ? lastLow - 0x20 : lastLow;
+  return {
+    next(from) {
+      const end = hay.length - n;
+      for (let i = from; i <= end; ) {
+        const b = hay[i + n - 1] as number;
+        if ((b === lastLow || b === lastHigh) && matches(i)) return i;
+        i += shift[b] as number;
+      }
+      return -1;
+    },
+  };
+}
+
+function horspoolShifts(folded: Folded): Int32Array {
+  const n = folded.lower.length;
+  const shift = new Int32Array(256).fill(n);
+  for (let i = 0; i < n - 1; i++) {
+    for (const b of variants(folded.lower[i] as number, folded.letters[i] === true)) shift[b] = n - 1 - i;
+  }
+  return shift;
+}
+
+/** Picks the cheapest case-folding strategy for a needle once; binds it to each file's bytes. */
+function foldStrategy(needle: Uint8Array): (hay: Buffer) => Finder {
+  const folded = fold(needle);
+  const anchored = anchorStrategy(folded);
+  if (anchored !== null) return anchored;
+
+  let rare = 0;
+  let rareFreq = Infinity;
+  for (let i = 0; i < folded.lower.length; i++) {
+    const f = variants(folded.lower[i] as number, folded.letters[i] === true).reduce((sum, b) => sum + (FREQ[b] as number), 0);
+    if (f < rareFreq) {
+      rare = i;
+      rareFreq = f;
+    }
+  }
+  const shift = horspoolShifts(folded);
+  let meanShift = 0;
+  for (let b = 0; b < 256; b++) meanShift += (FREQ[b] as number) * (shift[b] as number);
+  const rareCost = NS_PER_MEMCHR_HIT * rareFreq;
+  const horspoolCost = NS_PER_HORSPOOL_STEP / meanShift;
+  return rareCost <= horspoolCost ? (hay) => rareByteFinder(hay, folded, rare) : (hay) => horspoolFinder(hay, folded, shift);
+}
+
+function strategyFor(needle: Needle): (hay: Buffer) => Finder {
   const { bytes } = needle;
-  if (needle.fold && bytes.some((b) => (b >= 0x41 && b <= 0x5a) || isLower(b))) return foldFinder(hay, bytes);
-  return exactFinder(hay, bytes);
+  if (needle.fold && bytes.some((b) => (b >= 0x41 && b <= 0x5a) || isLower(b))) return foldStrategy(bytes);
+  return (hay) => exactFinder(hay, bytes);
 }
 
 /**
- * Several needles as one: the earliest next occurrence of any. Each needle's last answer is kept
- * and reused while it is still ahead of `from`, so every needle scans the file about once.
+ * Several needles as one finder: the earliest next occurrence of any. Each needle's last answer
+ * is kept and reused while it is still ahead of `from`, so every needle scans a file about once.
+ * Strategies are chosen once per search; binding to a file's bytes is cheap.
  */
-export function unionFinder(hay: Buffer, needles: readonly Needle[]): Finder {
-  const finders = needles.map((needle) => finderFor(hay, needle));
-  if (finders.length === 1) return finders[0] as Finder;
-  const ahead = finders.map(() => -2);
-  return {
-    next(from) {
-      let best = -1;
-      for (let i = 0; i < finders.length; i++) {
-        let p = ahead[i] as number;
-        if (p !== -1 && p < from) {
-          p = (finders[i] as Finder).next(from);
-          ahead[i] = p;
+export function prepareFinder(needles: readonly Needle[]): (hay: Buffer) => Finder {
+  const strategies = needles.map(strategyFor);
+  if (strategies.length === 1) return strategies[0] as (hay: Buffer) => Finder;
+  return (hay) => {
+    const finders = strategies.map((bind) => bind(hay));
+    const ahead = finders.map(() => -2);
+    return {
+      next(from) {
+        let best = -1;
+        for (let i = 0; i < finders.length; i++) {
+          let p = ahead[i] as number;
+          if (p !== -1 && p < from) {
+            p = (finders[i] as Finder).next(from);
+            ahead[i] = p;
+          }
+          if (p !== -1 && (best === -1 || p < best)) best = p;
         }
-        if (p !== -1 && (best === -1 || p < best)) best = p;
-      }
-      return best;
-    },
+        return best;
+      },
+    };
   };
 }

@@ -73,27 +73,46 @@ function cp949Bytes(s: string): Uint8Array | null {
   return iconv.decode(bytes, 'cp949') === s ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : null;
 }
 
+export interface Prefilter {
+  /** Every matching line contains one of these. */
+  readonly needles: readonly Needle[];
+  /**
+   * Further ASCII literals every matching line contains as well (the other runs of a single
+   * alternative, e.g. "Sync" in `function\s+\w+Sync`): checked on a candidate line's bytes before
+   * the line is decoded and handed to RE2. Empty when case folding is on or with alternatives.
+   */
+  readonly companions: readonly Uint8Array[];
+}
+
 /**
  * The needles that together find every line a match can be on: one piece per top-level
  * alternative, in UTF-8 and (when it differs) CP949. Null when some alternative has no usable
  * literal, in which case every line must go through the regex.
  */
-export function needlesFor(analysis: LiteralAnalysis, ignoreCase: boolean): Needle[] | null {
+export function prefilterFor(analysis: LiteralAnalysis, ignoreCase: boolean): Prefilter | null {
   const fold = ignoreCase || analysis.inlineIgnoreCase;
   const needles: Needle[] = [];
+  const pieces: string[] = [];
   for (const runs of analysis.alternatives) {
     const piece = bestPiece(runs, fold);
     if (piece === null) return null;
+    pieces.push(piece);
     needles.push({ bytes: utf8.encode(piece), fold });
     if (!isAscii(piece)) {
       const legacy = cp949Bytes(piece);
       if (legacy !== null) needles.push({ bytes: legacy, fold });
     }
   }
-  return needles;
+  const companions: Uint8Array[] = [];
+  const only = analysis.alternatives.length === 1 ? analysis.alternatives[0] : undefined;
+  if (!fold && only !== undefined) {
+    // ASCII reads the same in UTF-8 and CP949, so these bytes are in the line either way.
+    for (const run of only) if (run !== pieces[0] && isAscii(run) && !run.includes('\n')) companions.push(utf8.encode(run));
+  }
+  return { needles, companions };
 }
 
-/** Needles for a fixed string: the literal itself (or its fold-safe pieces' best one). */
-export function needlesForFixed(pattern: string, ignoreCase: boolean): Needle[] | null {
-  return needlesFor({ alternatives: [[pattern]], inlineIgnoreCase: false }, ignoreCase);
+/** The prefilter for a fixed string: the literal itself (or, folding, its best fold-safe piece). */
+export function prefilterForFixed(pattern: string, ignoreCase: boolean): Prefilter | null {
+  return prefilterFor({ alternatives: [[pattern]], inlineIgnoreCase: false }, ignoreCase);
 }

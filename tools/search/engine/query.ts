@@ -1,6 +1,7 @@
 import { RE2JS } from 're2js';
 import { analyseLiterals } from './literals';
-import { needlesFor, needlesForFixed, type Needle } from './needles';
+import { prepareFinder, type Finder } from './finders';
+import { prefilterFor, prefilterForFixed, type Prefilter } from './needles';
 
 /**
  * A compiled search: how to find candidate lines in raw bytes (needles) and how to decide a line.
@@ -18,8 +19,10 @@ export interface Span {
 }
 
 export interface Query {
-  /** Byte strings one of which every matching line contains; null when the pattern has none. */
-  readonly needles: readonly Needle[] | null;
+  /** What every matching line contains; null when the pattern has no usable literal. */
+  readonly prefilter: Prefilter | null;
+  /** The prefilter's needles as a finder over one file's bytes (null with no prefilter). */
+  readonly finder: ((hay: Buffer) => Finder) | null;
   /**
    * Where the pattern matches in one decoded line (no line terminator), or null. With
    * `wantSpan` false a regex may answer { start: 0, end: 0 } for "somewhere" (cheaper).
@@ -51,9 +54,10 @@ function foldAscii(s: string): string {
   return from === 0 ? s : out + s.slice(from);
 }
 
-function re2Query(re: RE2JS, needles: Needle[] | null): Query {
+function re2Query(re: RE2JS, prefilter: Prefilter | null): Query {
   return {
-    needles,
+    prefilter,
+    finder: prefilter === null ? null : prepareFinder(prefilter.needles),
     match(line, wantSpan) {
       if (!re.test(line)) return null;
       if (!wantSpan) return SOMEWHERE;
@@ -63,26 +67,30 @@ function re2Query(re: RE2JS, needles: Needle[] | null): Query {
   };
 }
 
-function isFoldExact(pattern: string, needles: readonly Needle[] | null): boolean {
-  // One needle, and it is the whole pattern: every character is fold-safe (see needles.ts).
-  return needles !== null && needles[0] !== undefined && new TextDecoder().decode(needles[0].bytes) === pattern;
+function isFoldExact(pattern: string, prefilter: Prefilter | null): boolean {
+  // The needle is the whole pattern: every character is fold-safe (see needles.ts).
+  const first = prefilter?.needles[0];
+  return first !== undefined && new TextDecoder().decode(first.bytes) === pattern;
 }
 
 function fixedQuery(pattern: string, ignoreCase: boolean): Query {
-  const needles = needlesForFixed(pattern, ignoreCase);
+  const prefilter = prefilterForFixed(pattern, ignoreCase);
+  const finder = prefilter === null ? null : prepareFinder(prefilter.needles);
   if (!ignoreCase) {
     return {
-      needles,
+      prefilter,
+      finder,
       match(line) {
         const at = line.indexOf(pattern);
         return at < 0 ? null : { start: at, end: at + pattern.length };
       },
     };
   }
-  if (isFoldExact(pattern, needles)) {
+  if (isFoldExact(pattern, prefilter)) {
     const folded = foldAscii(pattern);
     return {
-      needles,
+      prefilter,
+      finder,
       match(line) {
         const at = foldAscii(line).indexOf(folded);
         return at < 0 ? null : { start: at, end: at + pattern.length };
@@ -90,7 +98,7 @@ function fixedQuery(pattern: string, ignoreCase: boolean): Query {
     };
   }
   // k, s or a cased non-ASCII letter: RE2's Unicode folding decides.
-  return re2Query(RE2JS.compile(RE2JS.quote(pattern), RE2JS.CASE_INSENSITIVE), needles);
+  return re2Query(RE2JS.compile(RE2JS.quote(pattern), RE2JS.CASE_INSENSITIVE), prefilter);
 }
 
 export function compileQuery(options: QueryOptions): CompiledQuery {
@@ -102,5 +110,5 @@ export function compileQuery(options: QueryOptions): CompiledQuery {
   } catch (e) {
     return { ok: false, message: e instanceof Error ? e.message : String(e) };
   }
-  return { ok: true, query: re2Query(re, needlesFor(analyseLiterals(pattern), ignoreCase)) };
+  return { ok: true, query: re2Query(re, prefilterFor(analyseLiterals(pattern), ignoreCase)) };
 }

@@ -1,4 +1,4 @@
-import { asBuffer, unionFinder } from './finders';
+import { asBuffer } from './finders';
 import { LineDecoder, type RawEncoding } from './line-decoder';
 import type { Query, Span } from './query';
 
@@ -34,6 +34,11 @@ const CR = 0x0d;
 function lineEnd(hay: Buffer, start: number, end: number): number {
   const nl = hay.indexOf(NL, start);
   return nl < 0 || nl >= end ? end : nl;
+}
+
+function hasAll(line: Buffer, literals: readonly Uint8Array[]): boolean {
+  for (const literal of literals) if (line.indexOf(literal) < 0) return false;
+  return true;
 }
 
 /** Counts newlines in [from, to) with memchr: 2–3x faster than a JS byte loop (measured). */
@@ -81,8 +86,9 @@ export function scanBytes(
   };
 
   let cursor = start; // always the start of a line
-  if (query.needles !== null) {
-    const finder = unionFinder(hay, query.needles);
+  if (query.finder !== null) {
+    const finder = query.finder(hay);
+    const companions = query.prefilter?.companions ?? [];
     while (cursor < end && hits.length < limit) {
       const p = finder.next(cursor);
       if (p < 0 || p >= end) {
@@ -92,7 +98,7 @@ export function scanBytes(
       const before = p === cursor ? -1 : hay.lastIndexOf(NL, p - 1);
       const ls = before < cursor ? cursor : before + 1;
       const le = lineEnd(hay, p, end);
-      take(ls, le);
+      if (companions.length === 0 || hasAll(hay.subarray(ls, le), companions)) take(ls, le);
       cursor = le + 1;
     }
   } else {

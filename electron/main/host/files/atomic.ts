@@ -38,7 +38,7 @@ export async function createTemp(dir: string, baseName: string, api: path.Platfo
 }
 
 // Errors meaning "this file system has no hard links" (FAT/exFAT sticks, some network shares).
-const NO_HARD_LINKS = ['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK', 'EACCES'];
+export const NO_HARD_LINKS: readonly string[] = ['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK', 'EACCES'];
 
 /**
  * Puts a finished temp file at `dest`. With overwrite, rename replaces atomically. Without, a hard

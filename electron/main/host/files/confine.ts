@@ -126,11 +126,14 @@ export class Confiner {
 
   /** Re-checks, after the fact, that a directory we are about to read still resolves to itself. */
   async stillResolvesTo(dir: string): Promise<boolean> {
+    let now: string;
     try {
-      return (await realpath(dir)) === dir;
+      now = await realpath(dir);
     } catch {
       return false;
     }
+    // Same path, under the platform's case rules (Windows may report another drive-letter case).
+    return now === dir || (this.rules.isInside(now, dir) && this.rules.isInside(dir, now));
   }
 
   private async realpathOf(abs: string, given: string): Promise<string> {

@@ -45,6 +45,8 @@ export async function createFileAccess(options: FileAccessOptions): Promise<File
       `createFileAccess: platform '${platform}' cannot be used on a '${process.platform}' host (path syntax differs); test Windows rules with createPathRules`,
     );
   }
+  const maxReadBytes = options.maxReadBytes ?? DEFAULT_MAX_READ_BYTES;
+  if (!Number.isSafeInteger(maxReadBytes) || maxReadBytes <= 0) throw new Error(`maxReadBytes must be a positive integer: ${maxReadBytes}`);
   const home = options.home ?? os.homedir();
   const rules = createPathRules({ platform, home });
   if (options.roots.length === 0) throw new Error('createFileAccess: at least one workspace root is required');
@@ -81,7 +83,7 @@ export async function createFileAccess(options: FileAccessOptions): Promise<File
   }
 
   const confiner = new Confiner({ rules, realRoots, lexicalRoots, protectedPaths: [...protectedPaths] });
-  return new HostFileAccess(confiner, trashDir, options.maxReadBytes ?? DEFAULT_MAX_READ_BYTES, platform);
+  return new HostFileAccess(confiner, trashDir, maxReadBytes, platform);
 }
 
 /** A configured path: absolute or starting with '~' (policy files write "~/Documents/Baram"). */

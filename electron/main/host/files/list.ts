@@ -55,6 +55,10 @@ export async function listConfined(
     }
   }
 
-  await visit(start.path, true);
+  try {
+    await visit(start.path, true);
+  } catch (e) {
+    throw fromOsError(e, given);
+  }
   return out;
 }

@@ -59,7 +59,9 @@ export function createPathRules(options: { readonly platform: NodeJS.Platform; r
   function resolve(given: string, base: string): string {
     if (typeof given !== 'string' || given.trim() === '') throw fileError('INVALID_PATH', String(given), 'empty');
     if (given.includes('\0')) throw fileError('INVALID_PATH', given, 'NUL byte');
-    const abs = api.resolve(base, expandHome(given));
+    // A backslash is a separator on every platform: see docs/2026-12-02-backslash-is-a-separator.md
+    // (the policy layer reads paths the same way, so both judge the same file).
+    const abs = api.resolve(base, expandHome(windows ? given : given.replace(/\\/g, '/')));
     if (windows) checkWindowsSyntax(given, abs);
     return abs;
   }
@@ -96,7 +98,6 @@ export function createPathRules(options: { readonly platform: NodeJS.Platform; r
  * context-sensitive for a final 'Σ'.
  */
 function upper(s: string): string {
-  // eslint-disable-next-line no-control-regex
   if (/^[\u0000-\u007f]*$/.test(s)) return s.toUpperCase();
   let out = '';
   for (const ch of s) {

@@ -1,10 +1,10 @@
 import type { Stats } from 'node:fs';
 import { link, lstat, mkdir, open, readdir, readlink, rename, rm, symlink, type FileHandle } from 'node:fs/promises';
 import type path from 'node:path';
-import { commitTemp, createTemp, syncDirectory, tempNameFor } from './atomic';
+import { commitTemp, createTemp, NO_HARD_LINKS, syncDirectory, tempNameFor } from './atomic';
 import type { Confiner } from './confine';
 import { lstatIfPresent, lstatOrNull } from './entries';
-import { fileError, fromOsError, isErrno } from './errors';
+import { fileError, fromOsError, isErrno, osCall } from './errors';
 import { CREATE_EXCLUSIVE, openVerifiedForRead } from './open-verified';
 import { realpathLenient } from './realpath';
 import { assertParentDirectory } from './write';
@@ -23,8 +23,6 @@ interface Names {
   readonly to: string;
 }
 
-// Errors meaning "this file system has no hard links" (FAT/exFAT sticks, some network shares).
-const NO_HARD_LINKS = ['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK', 'EACCES'];
 const COPY_BUFFER_BYTES = 1024 * 1024;
 
 function sameFile(a: Stats, b: Stats): boolean {
@@ -160,7 +158,7 @@ export async function copyEntry(
   const api = confiner.rules.api;
   const dir = api.dirname(dst);
   if (srcStat.isSymbolicLink()) {
-    const linkText = await readlink(src);
+    const linkText = await osCall(names.from, () => readlink(src));
     if (links === 'inside-only') await assertLinkStaysInside(confiner, dst, linkText, names.from);
     await placeSymlink(linkText, dst, replace, api.join(dir, tempNameFor(api.basename(dst))), names);
     return;
