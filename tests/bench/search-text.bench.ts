@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, open, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import iconv from 'iconv-lite';
@@ -47,7 +47,12 @@ const CASES: readonly Case[] = [
   { name: 'regex, no literal', pattern: '[0-9]{4}-[0-9]{2}-[0-9]{2}', ignoreCase: false, fixedString: false, grepArgs: ['-E'], rgArgs: [], targeted: false },
 ];
 
-/** Only if the host FileAccess is not there yet: the same walk contract over node:fs, unconfined. */
+/**
+ * The same walk contract over plain async node:fs, unconfined and as lean as the API allows
+ * (readdir with types, no stat per file, fs.readFile). Used in place of the host if the host
+ * FileAccess is missing, and always as a comparison row: it shows what Node's async file API
+ * costs by itself, apart from confinement.
+ */
 function fallbackSource(root: string): FileSource {
   async function* walk(dir: string): AsyncGenerator<WalkEntry> {
     const entries = await readdir(dir, { withFileTypes: true });
@@ -56,24 +61,21 @@ function fallbackSource(root: string): FileSource {
       if (e.name.startsWith('.')) continue;
       const p = join(dir, e.name);
       if (e.isDirectory()) yield* walk(p);
-      else if (e.isFile()) {
-        const fh = await open(p, 'r');
-        const size = (await fh.stat()).size;
-        await fh.close();
-        yield { path: p, size };
-      }
+      else if (e.isFile()) yield { path: p, size: 0 }; // size only sizes the read-ahead budget
     }
   }
   return {
     walk: (path) => walk(path === '.' ? root : join(root, path)),
     async readBytes(path, options) {
+      const offset = options?.offset ?? 0;
+      if (offset === 0) {
+        const whole = await readFile(path);
+        return whole.subarray(0, options?.maxBytes ?? whole.length);
+      }
       const fh = await open(path, 'r');
       try {
-        const size = (await fh.stat()).size;
-        const offset = options?.offset ?? 0;
-        const want = Math.min(Math.max(0, size - offset), options?.maxBytes ?? size);
-        const buffer = Buffer.alloc(want);
-        const { bytesRead } = await fh.read(buffer, 0, want, offset);
+        const buffer = Buffer.alloc(options?.maxBytes ?? WINDOW_BYTES);
+        const { bytesRead } = await fh.read(buffer, 0, buffer.length, offset);
         return buffer.subarray(0, bytesRead);
       } finally {
         await fh.close();
@@ -165,6 +167,24 @@ async function inMemory(source: FileSource): Promise<FileSource> {
   };
 }
 
+/** Walks and reads every file with `inFlight` reads outstanding; returns the number of files. */
+async function walkAndRead(source: FileSource, inFlight: number): Promise<number> {
+  const pending: Promise<Uint8Array>[] = [];
+  let files = 0;
+  for await (const entry of source.walk('.', { respectIgnoreFiles: true, includeHidden: false })) {
+    pending.push(source.readBytes(entry.path, { maxBytes: WINDOW_BYTES }));
+    if (pending.length >= inFlight) {
+      await pending.shift();
+      files++;
+    }
+  }
+  for (const p of pending) {
+    await p;
+    files++;
+  }
+  return files;
+}
+
 interface Series {
   readonly wall: number[];
   readonly cpu: number[];
@@ -194,6 +214,7 @@ async function main(): Promise<void> {
   const scratch = await mkdtemp(join(tmpdir(), 'baram-search-bench-'));
   const { source, kind } = await fileSource(corpus, scratch);
   const memory = await inMemory(source);
+  const plain = fallbackSource(corpus.root);
   const grepVersion = spawnSync('grep', ['--version']).stdout.toString().split('\n')[0];
   const rgVersion = hasRg ? spawnSync('rg', ['--version']).stdout.toString().split('\n')[0] : 'not installed';
   console.log(`corpus: ${corpus.root}  ${corpus.files} files, ${formatBytes(corpus.bytes)}`);
@@ -201,20 +222,20 @@ async function main(): Promise<void> {
   console.log(`ours: ${kind}`);
   console.log(`${REPETITIONS} interleaved rounds (ours, grep, rg in turn) after 1 warm-up round; medians; warm page cache\n`);
 
-  // Pattern-independent part: what the walk and the confined reads alone cost.
+  // Pattern-independent part: what the walk and the confined reads alone cost, with the same
+  // number of reads in flight as the search pipeline keeps.
   const io = series();
+  const ioPlain = series();
   for (let round = 0; round <= REPETITIONS; round++) {
-    const sample = await runOurs(async () => {
-      let n = 0;
-      for await (const entry of source.walk('.', { respectIgnoreFiles: true, includeHidden: false })) {
-        n += (await source.readBytes(entry.path, { maxBytes: WINDOW_BYTES })).length > 0 ? 1 : 0;
-      }
-      return n;
-    });
-    if (round > 0) add(io, sample);
+    const host = await runOurs(() => walkAndRead(source, 32));
+    const lean = await runOurs(() => walkAndRead(plain, 32));
+    if (round === 0) continue;
+    add(io, host);
+    add(ioPlain, lean);
   }
-  console.log('walk + read only (no scan, one file at a time):');
-  show('host walk+read', io);
+  console.log('walk + read only (no scan, 32 reads in flight):');
+  show('host FileAccess', io);
+  show('plain node:fs', ioPlain);
   console.log('');
 
   const rows: string[][] = [];
@@ -225,6 +246,7 @@ async function main(): Promise<void> {
     const full = series();
     const capped = series();
     const engine = series();
+    const plainFs = series();
     const grep = series();
     const rg = series();
     for (let round = 0; round <= REPETITIONS; round++) {
@@ -232,6 +254,7 @@ async function main(): Promise<void> {
         await runOurs(async () => (await ours(source, c, Number.MAX_SAFE_INTEGER, Infinity)).lines.length),
         await runOurs(async () => (await ours(source, c, 200, 29_200)).lines.length),
         await runOurs(async () => (await ours(memory, c, Number.MAX_SAFE_INTEGER, Infinity)).lines.length),
+        await runOurs(async () => (await ours(plain, c, Number.MAX_SAFE_INTEGER, Infinity)).lines.length),
         runExternal('grep', grepArgs(c, c.pattern, '.'), corpus.root),
         hasRg ? runExternal('rg', rgArgs(c, '.'), corpus.root) : null,
       ];
@@ -239,12 +262,14 @@ async function main(): Promise<void> {
       add(full, samples[0] as Sample);
       add(capped, samples[1] as Sample);
       add(engine, samples[2] as Sample);
-      add(grep, samples[3] as Sample);
-      if (samples[4]) add(rg, samples[4]);
+      add(plainFs, samples[3] as Sample);
+      add(grep, samples[4] as Sample);
+      if (samples[5]) add(rg, samples[5]);
     }
     show('ours (all matches)', full);
     show('ours (tool default ≤200)', capped);
     show('ours engine, in memory', engine);
+    show('ours over plain node:fs', plainFs);
     show('grep -rnI', grep);
     if (hasRg) show('rg -n', rg);
     const m = (s: Series): number => median(s.wall);
@@ -253,6 +278,7 @@ async function main(): Promise<void> {
       formatMs(m(full)),
       formatMs(m(capped)),
       formatMs(m(engine)),
+      formatMs(m(plainFs)),
       formatMs(m(grep)),
       hasRg ? formatMs(m(rg)) : '—',
       (m(full) / m(grep)).toFixed(2),
@@ -285,7 +311,7 @@ async function main(): Promise<void> {
     console.log('');
   }
   console.log(
-    table(['pattern', 'ours all', 'ours ≤200', 'engine mem', 'grep', 'rg', 'ours/grep', 'ours/rg', 'engine/grep', 'lines ours/grep/rg'], rows),
+    table(['pattern', 'ours all', 'ours ≤200', 'engine mem', 'plain fs', 'grep', 'rg', 'ours/grep', 'ours/rg', 'engine/grep', 'lines ours/grep/rg'], rows),
   );
   console.log('');
   for (const line of checks) console.log(line);

@@ -190,7 +190,7 @@ function noMatches(report: SearchReport, args: Args, shown: string, lang: Lang):
 export const searchText = defineTool({
   name: 'search.text',
   description: {
-    ko: '파일 내용에서 글자나 정규식(RE2)을 찾습니다(grep). 결과는 경로:줄:내용. UTF-8과 CP949 파일 모두 검색. glob으로 파일을 좁힙니다(예: *.txt). 파일 이름 찾기는 filesystem.search.',
+    ko: '파일 내용에서 글자·정규식(RE2)을 찾습니다(grep). 결과: 경로:줄:내용. UTF-8·CP949 지원. glob으로 파일 좁히기(예: *.txt). 이름은 filesystem.search.',
     en: 'Search file contents for text or an RE2 regex (grep). Output: path:line:text. Reads UTF-8 and CP949 files. Narrow files with glob (e.g. *.txt). To find files by name use filesystem.search.',
   },
   keywords: ['내용 검색', '찾기', '검색', '글자 찾기', '문자열', '포함된 파일', '정규식', 'grep', 'rg', 'search', 'find text', 'contents', 'regex', 'contains'],

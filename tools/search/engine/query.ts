@@ -8,10 +8,11 @@ import { prefilterFor, prefilterForFixed, type Prefilter } from './needles';
  *
  * Regexes run on RE2 (re2js): linear time whatever the pattern, so `(a+)+$` or `(.*,){11}P` on a
  * long line cannot hang the app. V8's own RegExp is never given a user pattern: it backtracks, and
- * even innocent-looking `\w+x` is quadratic in the line length (a 100,000-character line of `a`s
- * is 10^10 steps). Proving a translated subset linear is possible (no quantifier but `{n}`, no
- * alternation) but the patterns it would cover almost all carry a literal, which the needle path
- * below already makes fast, so the proof is not worth its risk.
+ * even innocent-looking `\w+x` is quadratic in the line length (measured here: 0.1 s on a line of
+ * 10,000 `a`s, 1.6 s on 40,000; re2js: under 1 ms on 100,000). A translated subset could be
+ * proven linear (no quantifier but `{n}`, no alternation, no groups), but the patterns it would
+ * cover nearly all carry a literal, which the byte prefilter already makes fast; the proof and the
+ * translation of RE2's classes are not worth the risk.
  */
 export interface Span {
   readonly start: number;

@@ -76,13 +76,12 @@ export function scanBytes(
   let lineNo = state.firstLine;
   let counted = start; // newlines before this offset are counted in lineNo
 
-  const take = (ls: number, le: number): void => {
-    lineNo += countNewlines(hay, counted, ls);
-    counted = ls;
+  /** Decodes the line [ls, le) (without a trailing CR) and records it if the query matches. */
+  const check = (ls: number, le: number, line: number): void => {
     const textEnd = le > ls && hay[le - 1] === CR ? le - 1 : le;
     const text = decoder.decode(ls, textEnd);
     const span = query.match(text, text.length > LONG_LINE);
-    if (span !== null) hits.push({ line: lineNo, text, span });
+    if (span !== null) hits.push({ line, text, span });
   };
 
   let cursor = start; // always the start of a line
@@ -98,14 +97,23 @@ export function scanBytes(
       const before = p === cursor ? -1 : hay.lastIndexOf(NL, p - 1);
       const ls = before < cursor ? cursor : before + 1;
       const le = lineEnd(hay, p, end);
-      if (companions.length === 0 || hasAll(hay.subarray(ls, le), companions)) take(ls, le);
+      if (companions.length === 0 || hasAll(hay.subarray(ls, le), companions)) {
+        // Line numbers only where a line is looked at: counting all newlines up front would be a
+        // second pass over every file, most of which have no candidate at all.
+        lineNo += countNewlines(hay, counted, ls);
+        counted = ls;
+        check(ls, le, lineNo);
+      }
       cursor = le + 1;
     }
   } else {
+    // Every line goes to the regex; line numbers simply count up.
     while (cursor < end && hits.length < limit) {
       const le = lineEnd(hay, cursor, end);
-      take(cursor, le);
+      check(cursor, le, lineNo);
+      lineNo++;
       cursor = le + 1;
+      counted = Math.min(cursor, end);
     }
   }
   if (cursor > end) cursor = end;
