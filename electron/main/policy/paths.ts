@@ -1,4 +1,4 @@
-import { lstat, readlink, realpath } from 'node:fs/promises';
+import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -106,8 +106,14 @@ const MAX_LINK_HOPS = 40;
  * through `ws/link -> /outside/new` would create `/outside/new`, so its target replaces it and
  * resolution continues there. Errors other than "does not exist" (permissions, loops) propagate:
  * a path whose real location cannot be known must not be judged by its lexical form alone.
+ *
+ * The one implementation for both the permission layer and the host file layer. Synchronous on
+ * purpose: every tool call resolves a few paths, and each async fs call is a thread-pool round trip
+ * (tens of µs, far more under load) while realpath(3) on a local disk takes a few µs; the gate's
+ * overhead budget (p99 < 0.3 ms) cannot afford the hops. The UI lives in the renderer process, so
+ * a slow network share delays one call, not the window.
  */
-export async function realForm(absolute: string, platform: NodeJS.Platform): Promise<string> {
+export function realForm(absolute: string, platform: NodeJS.Platform): string {
   if (!canConsultDisk(platform)) return absolute;
   const api = pathApi(platform);
   let current = absolute;
@@ -117,7 +123,7 @@ export async function realForm(absolute: string, platform: NodeJS.Platform): Pro
     let realPrefix: string | undefined;
     for (;;) {
       try {
-        realPrefix = await realpath(prefix);
+        realPrefix = realpathSync.native(prefix);
         break;
       } catch (e) {
         if (!isMissing(e)) throw e;
@@ -131,12 +137,12 @@ export async function realForm(absolute: string, platform: NodeJS.Platform): Pro
     const firstMissing = api.join(realPrefix, tail[0]!);
     let isLink = false;
     try {
-      isLink = (await lstat(firstMissing)).isSymbolicLink();
+      isLink = lstatSync(firstMissing).isSymbolicLink();
     } catch (e) {
       if (!isMissing(e)) throw e;
     }
     if (!isLink) return api.join(realPrefix, ...tail);
-    const target = await readlink(firstMissing);
+    const target = readlinkSync(firstMissing);
     current = api.resolve(realPrefix, target, ...tail.slice(1));
   }
   throw Object.assign(new Error(`Too many symbolic links resolving ${absolute}`), { code: 'ELOOP' });

@@ -64,7 +64,7 @@ export async function readSubject(subject: RawSubject, env: PermissionEnv): Prom
     const values: SubjectValue[] = [];
     for (const { raw, key } of keys) {
       if (key === null) return { invalidPath: raw };
-      const real = await realForm(key, env.platform);
+      const real = realForm(key, env.platform);
       values.push({ raw, key, forms: real === key ? [key] : [key, real] });
     }
     return { kind: 'PATH', values, readable: true };

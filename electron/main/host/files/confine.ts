@@ -1,7 +1,7 @@
 import { realpath } from 'node:fs/promises';
 import { fileError, isErrno } from './errors';
 import type { PathRules } from './path-rules';
-import { realpathLenient } from './realpath';
+import { realForm } from '../../policy/paths';
 
 /** A path that passed confinement: `path` is what operations act on. */
 export interface Confined {
@@ -138,7 +138,7 @@ export class Confiner {
 
   private async realpathOf(abs: string, given: string): Promise<string> {
     try {
-      return await realpathLenient(abs, this.rules.api);
+      return realForm(abs, process.platform);
     } catch (e) {
       if (isErrno(e, 'ELOOP')) throw fileError('INVALID_PATH', given, 'symbolic link loop');
       // EACCES on a directory on the way, and the like: we cannot tell where the path leads.

@@ -1,4 +1,5 @@
 import type { Dirent, Stats } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import type { EntryType, FileInfo, Fingerprint } from '../../../common/file-access';
 import type { Confiner } from './confine';
@@ -27,10 +28,14 @@ export function toFingerprint(st: Stats): Fingerprint {
   return { type: entryType(st), size: st.size, mtimeMs: st.mtimeMs };
 }
 
-/** lstat, or null when nothing is there; other errors become FileAccessErrors about `given`. */
+/**
+ * lstat, or null when nothing is there; other errors become FileAccessErrors about `given`.
+ * Synchronous for the same reason as policy/paths.ts realForm: a single metadata call per tool call
+ * (precheck, plan fingerprints) costs a few µs in place but a thread-pool round trip when async.
+ */
 export async function lstatOrNull(p: string, given: string): Promise<Stats | null> {
   try {
-    return await lstat(p);
+    return lstatSync(p, { throwIfNoEntry: false }) ?? null;
   } catch (e) {
     if (isErrno(e, 'ENOENT', 'ENOTDIR')) return null;
     throw fromOsError(e, given);

@@ -9,7 +9,7 @@ import { DEFAULT_MAX_MATCHES, globConfined } from './glob';
 import { listConfined } from './list';
 import { createPathRules, type PathRules } from './path-rules';
 import { readConfined } from './read';
-import { realpathLenient } from './realpath';
+import { realForm } from '../../policy/paths';
 import { copyConfined, moveConfined } from './transfer';
 import { Trash } from './trash';
 import { walkConfined } from './walk';
@@ -79,7 +79,7 @@ export async function createFileAccess(options: FileAccessOptions): Promise<File
   for (const p of options.protectedPaths) {
     const lexical = absoluteSetting(rules, p, 'protected path', home);
     protectedPaths.add(lexical);
-    protectedPaths.add(await realpathLenient(lexical, rules.api));
+    protectedPaths.add(realForm(lexical, process.platform));
   }
 
   const confiner = new Confiner({ rules, realRoots, lexicalRoots, protectedPaths: [...protectedPaths] });

@@ -6,7 +6,7 @@ import type { Confiner } from './confine';
 import { lstatIfPresent, lstatOrNull } from './entries';
 import { fileError, fromOsError, isErrno, osCall } from './errors';
 import { CREATE_EXCLUSIVE, openVerifiedForRead } from './open-verified';
-import { realpathLenient } from './realpath';
+import { realForm } from '../../policy/paths';
 import { assertParentDirectory } from './write';
 
 /**
@@ -237,7 +237,7 @@ async function placeSymlink(linkText: string, dst: string, replace: boolean, tem
 /** A copied link must still point inside the roots when read from its new place. */
 async function assertLinkStaysInside(confiner: Confiner, placedAt: string, linkText: string, given: string): Promise<void> {
   const api = confiner.rules.api;
-  const resolved = await realpathLenient(api.resolve(api.dirname(placedAt), linkText), api);
+  const resolved = realForm(api.resolve(api.dirname(placedAt), linkText), process.platform);
   if (!confiner.isInsideRoots(resolved) || confiner.isProtected(resolved)) {
     throw fileError('FORBIDDEN', given, 'symbolic link would point outside the workspace');
   }
