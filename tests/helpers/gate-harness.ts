@@ -1,3 +1,4 @@
+import { afterEach } from 'vitest';
 import { mkdtemp, mkdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -95,4 +96,17 @@ export async function createTestGate(options: TestGateOptions = {}): Promise<Tes
       await rm(base, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * One test gate per test: `const open = useTestGate({ files })` in a test file, then
+ * `const g = await open({ lang: 'ko' })` inside a test; it is closed after each test.
+ */
+export function useTestGate(defaults: TestGateOptions = {}): (options?: TestGateOptions) => Promise<TestGate> {
+  let current: TestGate | undefined;
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  return async (options = {}) => (current = await createTestGate({ ...defaults, ...options }));
 }

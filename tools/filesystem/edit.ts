@@ -5,7 +5,7 @@ import { defineTool, failure, isFailure, type Failure, type Plan, type PlanConte
 import { fail } from '../kit/results';
 import type { TextEncodingName } from '../kit/text-decoding';
 import { humanSize, quoted } from './shared/format';
-import { attempt, displayOf, emptyPathText, notRegularFile, refusal, renderRun, runTargets, sameFingerprint } from './shared/targets';
+import { attempt, checkExisting, displayOf, emptyPathText, notRegularFile, refusal, renderRun, runTargets, sameFingerprint } from './shared/targets';
 import {
   binaryFileText,
   detectLineEnding,
@@ -246,14 +246,7 @@ export const filesystemEdit = defineTool({
   subject: { kind: 'PATH', fields: ['path'] },
   concurrency: 'exclusive',
 
-  async precheck(args, ctx) {
-    if (args.path.trim() === '') return failure(emptyPathText('path'));
-    const info = await attempt(ctx.files, () => ctx.files.stat(args.path));
-    if (info === null) return refusal('NOT_FOUND', args.path);
-    if ('failure' in info) return info;
-    if (info.type === 'directory') return refusal('IS_DIRECTORY', args.path);
-    return null;
-  },
+  precheck: (args, ctx) => checkExisting(args.path, 'path', ctx, 'file'),
 
   async plan(args, ctx): Promise<Plan | Failure> {
     const prepared = await prepareEdit(args, ctx);

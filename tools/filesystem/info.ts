@@ -1,11 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import type { FileInfo } from '../../electron/common/file-access';
 import { pick, text, type Lang, type Text } from '../../electron/common/i18n';
-import { defineTool, failure, type Failure, type PrecheckContext, type ToolContext } from '../kit/define-tool';
+import { defineTool, type ToolContext } from '../kit/define-tool';
 import { fail, fromHostError, ok } from '../kit/results';
 import { decodeText, looksBinary } from '../kit/text-decoding';
 import { humanSize, localTime } from './shared/format';
-import { attempt, displayOf, emptyPathText, refusal } from './shared/targets';
+import { checkExisting, displayOf, refusal } from './shared/targets';
 import { encodingLabel, splitLines } from './shared/text-file';
 
 /** Bytes sniffed to tell text from binary and to name the encoding. */
@@ -22,13 +22,6 @@ const input = Type.Object(
   { additionalProperties: false },
 );
 
-async function checkExists(path: string, ctx: PrecheckContext): Promise<Failure | null> {
-  if (path.trim() === '') return failure(emptyPathText('path'));
-  const info = await attempt(ctx.files, () => ctx.files.stat(path));
-  if (info === null) return refusal('NOT_FOUND', path);
-  if ('failure' in info) return info;
-  return null;
-}
 
 function typeText(info: FileInfo): Text {
   switch (info.type) {
@@ -78,13 +71,13 @@ export const filesystemInfo = defineTool({
   subject: { kind: 'PATH', fields: ['path'] },
   concurrency: 'parallel-safe',
 
-  precheck: (args, ctx) => checkExists(args.path, ctx),
+  precheck: (args, ctx) => checkExisting(args.path, 'path', ctx, 'any'),
 
   summarize: (args) => text(`'${args.path}'의 정보를 봅니다`, `Shows details of '${args.path}'`),
 
   async execute(args, ctx) {
     const { files, lang } = ctx;
-    const refused = await checkExists(args.path, ctx);
+    const refused = await checkExisting(args.path, 'path', ctx, 'any');
     if (refused) return fail(lang, refused.failure);
     try {
       const info = await files.stat(args.path);

@@ -1,11 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import type { FileAccess } from '../../electron/common/file-access';
 import { pick, text, type Lang } from '../../electron/common/i18n';
-import { defineTool, failure, type Failure, type PrecheckContext } from '../kit/define-tool';
+import { defineTool } from '../kit/define-tool';
 import { fail, fromHostError, ok } from '../kit/results';
 import { decodeText, looksBinary, type TextEncodingName } from '../kit/text-decoding';
 import { humanSize } from './shared/format';
-import { attempt, displayOf, emptyPathText, refusal } from './shared/targets';
+import { checkExisting, displayOf, refusal } from './shared/targets';
 import { binaryFileText, decodeAs, splitLines } from './shared/text-file';
 
 /** Lines returned when the model gives no limit; the output budget usually cuts earlier. */
@@ -32,14 +32,6 @@ const input = Type.Object(
   { additionalProperties: false },
 );
 
-async function checkReadable(path: string, ctx: PrecheckContext): Promise<Failure | null> {
-  if (path.trim() === '') return failure(emptyPathText('path'));
-  const info = await attempt(ctx.files, () => ctx.files.stat(path));
-  if (info === null) return refusal('NOT_FOUND', path);
-  if ('failure' in info) return info;
-  if (info.type === 'directory') return refusal('IS_DIRECTORY', path);
-  return null;
-}
 
 interface Window {
   /** Decoded lines starting at `offset`. */
@@ -149,13 +141,13 @@ export const filesystemRead = defineTool({
   subject: { kind: 'PATH', fields: ['path'] },
   concurrency: 'parallel-safe',
 
-  precheck: (args, ctx) => checkReadable(args.path, ctx),
+  precheck: (args, ctx) => checkExisting(args.path, 'path', ctx, 'file'),
 
   summarize: (args) => text(`'${args.path}' 파일을 읽습니다`, `Reads '${args.path}'`),
 
   async execute(args, ctx) {
     const { files, lang } = ctx;
-    const refused = await checkReadable(args.path, ctx);
+    const refused = await checkExisting(args.path, 'path', ctx, 'file');
     if (refused) return fail(lang, refused.failure);
     const offset = Math.max(1, Math.trunc(args.offset ?? 1));
     const limit = Math.min(MAX_LIMIT, Math.max(1, Math.trunc(args.limit ?? DEFAULT_LIMIT)));

@@ -1,19 +1,11 @@
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createTestGate, type TestGate, type TestGateOptions } from '../../helpers/gate-harness';
+import { describe, expect, it } from 'vitest';
+import { useTestGate, type TestGate } from '../../helpers/gate-harness';
 
 /** filesystem.delete (into Baram's trash), filesystem.restore and filesystem.mkdir through the real gate. */
 
-let gate: TestGate | undefined;
-async function open(options: TestGateOptions = {}): Promise<TestGate> {
-  gate = await createTestGate(options);
-  return gate;
-}
-afterEach(async () => {
-  await gate?.close();
-  gate = undefined;
-});
+const open = useTestGate();
 
 const exists = async (g: TestGate, rel: string): Promise<boolean> =>
   stat(join(g.workspace, rel)).then(
@@ -85,7 +77,7 @@ describe('filesystem.delete → filesystem.restore', () => {
     const g = await open({
       files: { 'x/1.tmp': '1', 'x/2.tmp': '2' },
       approve: async () => {
-        await writeFile(join(gate!.workspace, 'x/2.tmp'), 'changed!');
+        await writeFile(join(g.workspace, 'x/2.tmp'), 'changed!');
         return { choice: 'allow-once', approver: 'test' };
       },
     });

@@ -1,20 +1,12 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import iconv from 'iconv-lite';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createTestGate, type TestGate, type TestGateOptions } from '../../helpers/gate-harness';
+import { describe, expect, it } from 'vitest';
+import { useTestGate } from '../../helpers/gate-harness';
 
 /** The read-only filesystem tools through the real gate: no approvals, signposts on refusal. */
 
-let gate: TestGate | undefined;
-async function open(options: TestGateOptions = {}): Promise<TestGate> {
-  gate = await createTestGate(options);
-  return gate;
-}
-afterEach(async () => {
-  await gate?.close();
-  gate = undefined;
-});
+const open = useTestGate();
 
 const office = {
   '보고서/3월 보고서.hwp': 'hwp',

@@ -1,23 +1,15 @@
 import { appendFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ApprovalRequest } from '../../../electron/common/approval';
-import { createTestGate, type TestGate, type TestGateOptions } from '../../helpers/gate-harness';
+import { useTestGate, type TestGate } from '../../helpers/gate-harness';
 
 /**
  * filesystem.move / filesystem.copy through the real gate. The seed's real case: 158 files moved
  * one by one meant 158 approvals; a glob expanded before approval makes it one (SPEC G-APPROVE).
  */
 
-let gate: TestGate | undefined;
-async function open(options: TestGateOptions = {}): Promise<TestGate> {
-  gate = await createTestGate(options);
-  return gate;
-}
-afterEach(async () => {
-  await gate?.close();
-  gate = undefined;
-});
+const open = useTestGate();
 
 function downloads(count: number): Record<string, string> {
   const files: Record<string, string> = { '다운로드/메모.txt': 'memo', '다운로드/견적서.pdf': 'pdf' };
@@ -65,7 +57,7 @@ describe('filesystem.move with a glob', () => {
   it('does not touch a file that appeared after approval', async () => {
     const g = await open({
       files: downloads(3),
-      approve: approveAfter(() => writeFile(join(gate!.workspace, '다운로드/늦게온.xlsx'), 'late')),
+      approve: approveAfter(() => writeFile(join(g.workspace, '다운로드/늦게온.xlsx'), 'late')),
     });
     await mkdir(join(g.workspace, '정리'));
     const r = await g.call('filesystem.move', { from: '다운로드/*.xlsx', to: '정리' });
@@ -77,7 +69,7 @@ describe('filesystem.move with a glob', () => {
   it('reports a file that changed after approval, leaves it, and moves the rest', async () => {
     const g = await open({
       files: downloads(3),
-      approve: approveAfter(() => appendFile(join(gate!.workspace, '다운로드/매출_002.xlsx'), ' edited')),
+      approve: approveAfter(() => appendFile(join(g.workspace, '다운로드/매출_002.xlsx'), ' edited')),
     });
     await mkdir(join(g.workspace, '정리'));
     const r = await g.call('filesystem.move', { from: '다운로드/*.xlsx', to: '정리' });
@@ -91,7 +83,7 @@ describe('filesystem.move with a glob', () => {
   it('does not overwrite a destination that appeared after approval, and says why', async () => {
     const g = await open({
       files: downloads(3),
-      approve: approveAfter(() => writeFile(join(gate!.workspace, '정리/매출_002.xlsx'), 'theirs')),
+      approve: approveAfter(() => writeFile(join(g.workspace, '정리/매출_002.xlsx'), 'theirs')),
     });
     await mkdir(join(g.workspace, '정리'));
     const r = await g.call('filesystem.move', { from: '다운로드/*.xlsx', to: '정리' });

@@ -1,20 +1,12 @@
 import { symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import iconv from 'iconv-lite';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createTestGate, type TestGate, type TestGateOptions } from '../../helpers/gate-harness';
+import { describe, expect, it } from 'vitest';
+import { useTestGate } from '../../helpers/gate-harness';
 
 /** filesystem.read through the real gate and the real host file access, on a temp workspace. */
 
-let gate: TestGate | undefined;
-async function open(options: TestGateOptions = {}): Promise<TestGate> {
-  gate = await createTestGate(options);
-  return gate;
-}
-afterEach(async () => {
-  await gate?.close();
-  gate = undefined;
-});
+const open = useTestGate();
 
 const bytes = (...parts: (number[] | Uint8Array)[]): Uint8Array => Uint8Array.from(parts.flatMap((p) => [...p]));
 const numbered = (n: number, width = 0): string => Array.from({ length: n }, (_, i) => `line ${i + 1}`.padEnd(width, '.')).join('\n') + '\n';

@@ -1,20 +1,12 @@
 import { appendFile, readFile, stat, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import iconv from 'iconv-lite';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createTestGate, type TestGate, type TestGateOptions } from '../../helpers/gate-harness';
+import { describe, expect, it } from 'vitest';
+import { useTestGate, type TestGate } from '../../helpers/gate-harness';
 
 /** filesystem.write and filesystem.edit through the real gate (approvals answered by the test). */
 
-let gate: TestGate | undefined;
-async function open(options: TestGateOptions = {}): Promise<TestGate> {
-  gate = await createTestGate(options);
-  return gate;
-}
-afterEach(async () => {
-  await gate?.close();
-  gate = undefined;
-});
+const open = useTestGate();
 
 const BOM = [0xef, 0xbb, 0xbf];
 const utf8 = (s: string): number[] => [...new TextEncoder().encode(s)];
@@ -92,7 +84,7 @@ describe('filesystem.write', () => {
     const g = await open({
       files: { 'a.txt': 'v1\n' },
       approve: async () => {
-        await appendFile(join(gate!.workspace, 'a.txt'), 'someone else\n');
+        await appendFile(join(g.workspace, 'a.txt'), 'someone else\n');
         return { choice: 'allow-once', approver: 'test' };
       },
     });
@@ -178,7 +170,7 @@ describe('filesystem.edit', () => {
     const g = await open({
       files: { 'a.txt': 'keep\nchange me\n' },
       approve: async () => {
-        await appendFile(join(gate!.workspace, 'a.txt'), 'added later\n');
+        await appendFile(join(g.workspace, 'a.txt'), 'added later\n');
         return { choice: 'allow-once', approver: 'test' };
       },
     });

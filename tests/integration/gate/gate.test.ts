@@ -1,18 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { AuditEventInput, AuditSink } from '../../../electron/common/audit-events';
-import { createTestGate, type TestGate, type TestGateOptions } from '../../helpers/gate-harness';
+import { useTestGate } from '../../helpers/gate-harness';
 import { resetSeen, seen, testTools } from './test-tools';
 
-let gate: TestGate | undefined;
-async function open(options: TestGateOptions = {}): Promise<TestGate> {
-  gate = await createTestGate({ tools: testTools, files: { 'a.txt': 'hello' }, ...options });
-  return gate;
-}
+const open = useTestGate({ tools: testTools, files: { 'a.txt': 'hello' } });
 beforeEach(resetSeen);
-afterEach(async () => {
-  await gate?.close();
-  gate = undefined;
-});
 
 describe('SPEC G-SCHEMA messages (verbatim)', () => {
   it('reports a missing required parameter with its type', async () => {

@@ -252,11 +252,21 @@ export function refuseWildcardName(path: string, field: string): Failure | null 
  * exist. Globs are expanded by the plan, which runs next, still before approval.
  */
 export async function checkSource(spec: string, field: string, ctx: PlanContext): Promise<Failure | null> {
-  if (spec.trim() === '') return failure(emptyPathText(field));
-  if (hasGlobChars(spec)) return null;
-  const info = await attempt(ctx.files, () => ctx.files.stat(spec));
-  if (info === null) return refusal('NOT_FOUND', spec);
-  return 'failure' in info ? info : null;
+  if (spec.trim() !== '' && hasGlobChars(spec)) return null;
+  return checkExisting(spec, field, ctx, 'any');
+}
+
+/**
+ * Precheck of tools that act on one existing entry: an empty path, a missing entry and host
+ * refusals (outside the roots, protected) are refused before approval; `file` also refuses folders.
+ */
+export async function checkExisting(path: string, field: string, ctx: PlanContext, want: 'file' | 'any'): Promise<Failure | null> {
+  if (path.trim() === '') return failure(emptyPathText(field));
+  const info = await attempt(ctx.files, () => ctx.files.stat(path));
+  if (info === null) return refusal('NOT_FOUND', path);
+  if ('failure' in info) return info;
+  if (want === 'file' && info.type === 'directory') return refusal('IS_DIRECTORY', path);
+  return null;
 }
 
 /**

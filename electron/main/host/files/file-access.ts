@@ -1,6 +1,5 @@
 import { mkdir as fsMkdir, realpath, stat as fsStat } from 'node:fs/promises';
 import os from 'node:os';
-import path from 'node:path';
 import type { FileAccess, FileInfo, Fingerprint, TrashEntry, WalkEntry, WalkOptions } from '../../../common/file-access';
 import { Confiner } from './confine';
 import { lstatOrNull, toFileInfo, toFingerprint } from './entries';
