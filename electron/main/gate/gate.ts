@@ -7,7 +7,7 @@ import type { FileAccess } from '../../common/file-access';
 import { pick, type Lang } from '../../common/i18n';
 import { normalizeNulls } from '../../common/normalize';
 import { assertNever } from '../../common/assert-never';
-import { isFailure, type AnyTool, type Plan } from '../../../tools/kit/define-tool';
+import { isFailure, type AnyTool, type Plan, type PlanContext } from '../../../tools/kit/define-tool';
 import { evaluatePermission } from '../policy';
 import type { EffectivePolicy, PermissionEnv, PermissionVerdict, SessionGrant } from '../policy/types';
 import { auditArguments, sha256Hex } from './audit-args';
@@ -15,7 +15,7 @@ import { builtinTools } from './catalog';
 import { closest } from '../../common/did-you-mean';
 import { gateMessages } from './messages';
 import { capForModel } from './render';
-import { approvePlan, runTool } from './run-tool';
+import { approvePlan, runTool, type ExecutionContext } from './run-tool';
 import { modeBlocks, SchemaValidator, violationText } from './schema-validator';
 import { extractSubject } from './subject';
 import { toolsetDigest } from './toolset';
@@ -126,7 +126,6 @@ class CallRun {
     const { request, options } = this;
     const signal = request.signal ?? new AbortController().signal;
     const args = normalizeNulls(request.args);
-
     const isObject = typeof args === 'object' && args !== null && !Array.isArray(args);
     await this.record({ type: 'tool.proposed', data: isObject ? auditArguments(args as Record<string, unknown>) : { args } });
 
@@ -141,63 +140,25 @@ class CallRun {
     const input = isObject ? (args as Record<string, unknown>) : {};
     const subject = extractSubject(tool.subject, input);
     const verdict = await this.permission(tool, subject);
-    this.decision = { decision: verdict.decision, rule: verdict.rule, source: verdict.source };
-    await this.record({
-      type: 'permission.decided',
-      decision: verdict.decision,
-      rule: verdict.rule,
-      ruleSource: verdict.source,
-      target: verdict.resolved,
-    });
+    await this.recordVerdict(verdict);
     if (verdict.decision === 'deny') return this.finish('denied', this.denyText(verdict));
 
     // 2. Schema.
     if (!isObject) return this.finish('invalid', pick(gateMessages.argumentsNotObject, this.lang));
-    const mode = options.policy.policy.schemaValidation.builtin;
-    const check = mode === 'off' ? { violations: [] } : this.schemas.check(tool.name, input);
-    if (check.violations.length > 0) {
-      await this.record({ type: 'schema.violation', data: { mode, violations: check.violations } });
-      if (modeBlocks(mode, check)) return this.finish('invalid', this.schemaText(violationText(check.violations)));
-    }
+    const invalid = await this.validate(tool, input);
+    if (invalid) return invalid;
 
-    // 3. Precheck — a broken precheck must not block work: log and continue (G-PRECHECK).
+    // 3. Precheck, then the plan: globs expanded so the approval lists every affected file.
     const context = { lang: this.lang, files: options.files, policy: { maxOutputChars: options.policy.policy.shell.maxOutputChars } };
-    if (tool.precheck) {
-      try {
-        const refusal = await tool.precheck(input, context);
-        if (refusal) {
-          await this.record({ type: 'precheck.refused', data: { message: refusal.failure.en } });
-          return this.finish('refused', pick(refusal.failure, this.lang));
-        }
-      } catch (e) {
-        await this.record({ type: 'precheck.failed', data: { error: describeError(e) } });
-      }
-    }
-
-    // Plan: expand globs and compute previews, so the approval lists every affected file.
-    let plan: Plan = { targets: [] };
-    if (tool.plan) {
-      const planned = await tool.plan(input, context);
-      if (isFailure(planned)) {
-        await this.record({ type: 'plan.refused', data: { message: planned.failure.en } });
-        return this.finish('refused', pick(planned.failure, this.lang));
-      }
-      plan = planned;
-    }
+    const refused = await this.precheck(tool, input, context);
+    if (refused) return refused;
+    const plan = await this.plan(tool, input, context);
+    if (!('targets' in plan)) return plan;
     const finalVerdict = await this.targetPermission(tool, plan, verdict);
     if (finalVerdict !== verdict) {
-      this.decision = { decision: finalVerdict.decision, rule: finalVerdict.rule, source: finalVerdict.source };
-      await this.record({
-        type: 'permission.decided',
-        decision: finalVerdict.decision,
-        rule: finalVerdict.rule,
-        ruleSource: finalVerdict.source,
-        target: finalVerdict.resolved,
-        data: { scope: 'expanded-targets' },
-      });
+      await this.recordVerdict(finalVerdict, { scope: 'expanded-targets' });
       if (finalVerdict.decision === 'deny') return this.finish('denied', this.denyText(finalVerdict));
     }
-
     const digest = sha256Hex(canonicalJson({ tool: tool.name, args: input, targets: plan.targets.map((t) => [t.path, t.to ?? null, t.fingerprint]) }));
 
     // 4. Approval.
@@ -209,18 +170,50 @@ class CallRun {
       }
     }
     if (signal.aborted) return this.finish('cancelled', pick(gateMessages.cancelled, this.lang));
+    return this.execute(tool, input, { ...context, signal }, plan, digest);
+  }
 
-    // Execute — the intent row is committed first; if it cannot be written the tool does not run.
-    // (record() throws AuditUnavailable; Gate.call answers with `error` and the tool never runs.)
-    await this.record({ type: 'execution.started', target: plan.targets.map((t) => t.path), data: { digest } });
+  private async validate(tool: AnyTool, input: Record<string, unknown>): Promise<CallResult | null> {
+    const mode = this.options.policy.policy.schemaValidation.builtin;
+    const check = mode === 'off' ? { violations: [] } : this.schemas.check(tool.name, input);
+    if (check.violations.length === 0) return null;
+    await this.record({ type: 'schema.violation', data: { mode, violations: check.violations } });
+    return modeBlocks(mode, check) ? this.finish('invalid', this.schemaText(violationText(check.violations))) : null;
+  }
+
+  /** A broken precheck must not block work: it is recorded and the call continues (G-PRECHECK). */
+  private async precheck(tool: AnyTool, input: Record<string, unknown>, context: PlanContext): Promise<CallResult | null> {
+    if (!tool.precheck) return null;
+    try {
+      const refusal = await tool.precheck(input, context);
+      if (!refusal) return null;
+      await this.record({ type: 'precheck.refused', data: { message: refusal.failure.en } });
+      return this.finish('refused', pick(refusal.failure, this.lang));
+    } catch (e) {
+      await this.record({ type: 'precheck.failed', data: { error: describeError(e) } });
+      return null;
+    }
+  }
+
+  private async plan(tool: AnyTool, input: Record<string, unknown>, context: PlanContext): Promise<Plan | CallResult> {
+    if (!tool.plan) return { targets: [] };
+    const planned = await tool.plan(input, context);
+    if (!isFailure(planned)) return planned;
+    await this.record({ type: 'plan.refused', data: { message: planned.failure.en } });
+    return this.finish('refused', pick(planned.failure, this.lang));
+  }
+
+  /** The intent row is committed first: record() throws AuditUnavailable and the tool never runs. */
+  private async execute(tool: AnyTool, input: Record<string, unknown>, context: ExecutionContext, plan: Plan, digest: string): Promise<CallResult> {
+    const targets = plan.targets.map((t) => t.path);
+    await this.record({ type: 'execution.started', target: targets, data: { digest } });
     const started = performance.now();
-    const { result, crash } = await runTool(tool, input, { ...context, signal }, approvePlan(plan, digest), gateMessages.toolCrashed);
-    const outcome = signal.aborted && result.outcome !== 'ok' ? 'cancelled' : result.outcome;
-    const text = capForModel(result.text, options.policy.policy.shell.maxOutputChars, this.lang);
+    const { result, crash } = await runTool(tool, input, context, approvePlan(plan, digest), gateMessages.toolCrashed);
+    const outcome = context.signal.aborted && result.outcome !== 'ok' ? 'cancelled' : result.outcome;
     await this.record({
       type: 'execution.finished',
       outcome,
-      target: plan.targets.map((t) => t.path),
+      target: targets,
       data: {
         durationMs: Math.round((performance.now() - started) * 1000) / 1000,
         outputChars: result.text.length,
@@ -229,7 +222,19 @@ class CallRun {
         ...(crash ? { crash: describeError(crash) } : {}),
       },
     });
-    return this.result(outcome, text, result.details);
+    return this.result(outcome, capForModel(result.text, this.options.policy.policy.shell.maxOutputChars, this.lang), result.details);
+  }
+
+  private async recordVerdict(verdict: PermissionVerdict, data?: Record<string, unknown>): Promise<void> {
+    this.decision = { decision: verdict.decision, rule: verdict.rule, source: verdict.source };
+    await this.record({
+      type: 'permission.decided',
+      decision: verdict.decision,
+      rule: verdict.rule,
+      ruleSource: verdict.source,
+      target: verdict.resolved,
+      ...(data ? { data } : {}),
+    });
   }
 
   private async permission(tool: AnyTool, subject: ReturnType<typeof extractSubject>): Promise<PermissionVerdict> {
