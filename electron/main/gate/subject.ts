@@ -11,7 +11,10 @@ export function extractSubject(spec: SubjectSpec | null, args: Record<string, un
   const parts: string[] = [];
   for (const field of spec.fields) {
     const value = args[field];
-    if (typeof value === 'string') parts.push(value);
+    // A blank path is how small models say "no path" (like null); for a PATH subject it means the
+    // first workspace root, exactly what an omitted field means. The tool still refuses a blank
+    // path where it needs one (read, write), before approval.
+    if (typeof value === 'string') parts.push(spec.kind === 'PATH' && value.trim() === '' ? '.' : value);
     else if (Array.isArray(value)) for (const v of value) if (typeof v === 'string') parts.push(v);
     // An omitted optional path means the first workspace root (SPEC §9: relative paths resolve there).
     else if (value === undefined && spec.kind === 'PATH') parts.push('.');

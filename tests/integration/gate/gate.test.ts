@@ -218,3 +218,23 @@ describe('SPEC G-NOTHROW and audit', () => {
     expect(seen.runs).toBe(0);
   });
 });
+
+describe('blank optional paths behave like omitted ones', () => {
+  it('search.text and filesystem.search with path "" search the workspace root', async () => {
+    const g = await open({ tools: undefined, files: { 'docs/a.txt': 'needle here' } });
+    const search = await g.call('search.text', { pattern: 'needle', path: '' });
+    expect(search.outcome).toBe('ok');
+    expect(search.text).toContain('docs/a.txt:1:');
+    const names = await g.call('filesystem.search', { path: '', namePattern: '' });
+    expect(names.outcome).toBe('ok');
+    expect(names.text).toContain('docs/a.txt');
+  });
+
+  it('a blank required path is refused by the tool before approval, with a signpost', async () => {
+    const g = await open({ tools: undefined });
+    const r = await g.call('filesystem.write', { path: ' ', content: 'x' });
+    expect(r.outcome).toBe('refused');
+    expect(r.text).toMatch(/path is empty/);
+    expect(g.approvals).toHaveLength(0);
+  });
+});
