@@ -103,6 +103,9 @@ export class Gate {
   }
 }
 
+/** For calls nobody can stop (CLI one-shots, benchmarks): one shared signal, not one per call. */
+const NEVER_ABORTED = new AbortController().signal;
+
 /** One tool call's walk through the layers; holds what the audit events share. */
 class CallRun {
   private readonly callId = randomUUID();
@@ -124,7 +127,7 @@ class CallRun {
 
   async run(): Promise<CallResult> {
     const { request, options } = this;
-    const signal = request.signal ?? new AbortController().signal;
+    const signal = request.signal ?? NEVER_ABORTED;
     const args = normalizeNulls(request.args);
     const isObject = typeof args === 'object' && args !== null && !Array.isArray(args);
     await this.record({ type: 'tool.proposed', data: isObject ? auditArguments(args as Record<string, unknown>) : { args } });
