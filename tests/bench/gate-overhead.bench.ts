@@ -1,4 +1,5 @@
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { parse } from 'jsonc-parser';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AuditEventInput, AuditSink } from '../../electron/common/audit-events';
@@ -14,7 +15,8 @@ import { percentile, printRows } from './lib/stats';
  *   (wall time of gate.call) − (execute's duration, taken from that call's execution.finished event),
  * so machine noise in the tool's I/O does not masquerade as gate cost. A bare call of the same tool
  * through the gate's runner is printed next to it, interleaved in the same run.
- * The audit sink is in memory: the ledger's cost is measured by the audit benchmarks (issue #3).
+ * The policy is the example admin policy; the audit sink is in memory (the ledger's cost is
+ * measured by the audit benchmarks, issue #3).
  * Target: p99 overhead under 0.3 ms.
  */
 const CALLS = 10_000;
@@ -37,8 +39,13 @@ async function main(): Promise<void> {
   const workspace = join(base, 'ws');
   await mkdir(workspace);
   await writeFile(join(workspace, 'a.txt'), 'hello\n'.repeat(20));
+  // The example admin policy (deny/ask/allow rules, a glob deny on every filesystem tool), rooted
+  // at the bench workspace: rule matching is part of what is measured.
+  const example = parse(await readFile(new URL('../../resources/default-policy.jsonc', import.meta.url), 'utf8')) as Record<string, unknown>;
+  const policyFile = join(base, 'policy.json');
+  await writeFile(policyFile, JSON.stringify({ ...example, workspaceRoots: [workspace] }));
   const sink = new MemorySink();
-  const session = await openSession({ workspace, dataDir: join(base, 'data'), lang: 'en', broker: null, audit: sink });
+  const session = await openSession({ policyFile, workspace, dataDir: join(base, 'data'), lang: 'en', broker: null, audit: sink });
   const tool = builtinTools.find((t) => t.name === 'filesystem.info')!;
   const args = { path: 'a.txt' };
   const ctx = { lang: 'en' as const, files: session.files, policy: { maxOutputChars: 30_000 }, signal: new AbortController().signal };
