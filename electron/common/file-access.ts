@@ -82,6 +82,54 @@ export interface WalkEntry {
   readonly size: number;
 }
 
+/** Options of readTree. */
+export interface ReadTreeOptions extends WalkOptions {
+  /**
+   * Bytes read from the start of each file (capped at the host's read limit). A larger file comes
+   * with `complete: false`; read on with readBytes(path, { offset: bytes.length, … }).
+   */
+  readonly windowBytes: number;
+  /** Aborting stops the reading at once; the iteration then simply ends. */
+  readonly signal?: AbortSignal;
+  /**
+   * Let the host reuse the memory of files the loop has moved past (default false). A file's
+   * `bytes` is then valid only until the loop asks for a later file: copy what you keep. Saves the
+   * page faults of fresh buffers, ~20 ms of reading per 55 MB (a search scans each file once).
+   */
+  readonly reuseBuffers?: boolean;
+  /**
+   * Only files (absolute paths) this accepts are read and yielded; the rest are passed over
+   * unread. Called on the calling thread, so with a filter the host reads there too (in short
+   * time slices): a filtered search usually reads few files, and skipping the others unread is
+   * worth more than reading in parallel.
+   */
+  readonly include?: (path: string) => boolean;
+}
+
+/**
+ * One file of readTree: its first window of content, or why it could not be read. A file that
+ * vanished, became a link or stopped being a regular file since its folder was listed is passed
+ * over, as walk passes it over; everything else that goes wrong is reported here.
+ */
+export type TreeFile =
+  | {
+      readonly ok: true;
+      /** Absolute, normalised. */
+      readonly path: string;
+      /** Size when the file was opened. */
+      readonly size: number;
+      /** The first min(size, windowBytes) bytes. */
+      readonly bytes: Uint8Array;
+      /** True when `bytes` is the whole file (size ≤ windowBytes). */
+      readonly complete: boolean;
+      /**
+       * Whether `bytes` is well-formed UTF-8, computed natively when first read (~7 GB/s against
+       * ~0.4 GB/s for the JavaScript check a tool could run itself, measured on Korean text).
+       */
+      readonly utf8: boolean;
+    }
+  | { readonly ok: false; readonly path: string; readonly code: FileErrorCode };
+
 export interface FileAccess {
   /** Absolute, realpath'd workspace roots; roots[0] is where relative paths resolve. */
   readonly roots: readonly string[];
@@ -104,6 +152,17 @@ export interface FileAccess {
   glob(pattern: string, options?: { readonly maxMatches?: number }): Promise<string[]>;
   /** Files below `path`, depth-first, sorted per directory. Never follows symlinks out of the roots. */
   walk(path: string, options?: WalkOptions): AsyncIterable<WalkEntry>;
+  /**
+   * walk() and readBytes() in one: the files walk(path, options) would yield, in the same order,
+   * each with its first window of content, under the same confinement as readBytes (no link
+   * followed, every opened file proven to be the listed one before it is read). Read in bulk with
+   * synchronous calls by a worker thread, the calling thread taking a measured share while it
+   * consumes. For reading many files at once (search.text): readBytes per file costs six
+   * thread-pool round trips. A file named as `path` is read whatever the ignore rules say, as walk
+   * yields it. Stop early by leaving the loop (or aborting `signal`): the reading stops within one
+   * file. Added 2026-12-02 (docs/2026-12-02-search-io.md).
+   */
+  readTree(path: string, options: ReadTreeOptions): AsyncIterable<TreeFile>;
 
   readBytes(path: string, options?: { readonly maxBytes?: number; readonly offset?: number }): Promise<Uint8Array>;
   /** Atomic: written to a temp file in the same directory, fsync'd, then renamed over the target. */

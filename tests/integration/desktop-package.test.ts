@@ -1,11 +1,16 @@
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { metaCsp } from '../../electron/main/app/csp';
+import { createPathRules } from '../../electron/main/host/files';
+import { Confiner } from '../../electron/main/host/files/confine';
+import { readTreeConfined } from '../../electron/main/host/files/read-tree';
+import { TreeReaderPool } from '../../electron/main/host/files/tree-reader-pool';
 
 /**
  * Builds the desktop bundles (electron-vite) into a temp project and packages them with the real
@@ -97,6 +102,32 @@ describe('desktop bundles (electron-vite)', () => {
     expect(main).not.toMatch(/(^|[^"'\w.])require\(/m);
   });
 
+  it('the file-reading worker is one ES module beside index.js that reads a tree when started', async () => {
+    const file = join(project, 'out', 'main', 'tree-reader-worker.js');
+    const worker = readFileSync(file, 'utf8');
+    const deps = Object.keys((JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies);
+    const imported = [...worker.matchAll(/^import\s[^'"]*['"]([^'"]+)['"]/gm)].map((m) => m[1]!);
+    const builtin = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
+    expect(imported.filter((s) => !builtin.has(s) && !deps.includes(s))).toEqual([]); // no chunk of ours, no electron
+    // Started as tree-reader-pool.ts starts it in the desktop app (there: beside index.js).
+    const ws = mkdtempSync(join(tmpdir(), 'baram-worker-ws-'));
+    const pool = new TreeReaderPool({ entry: pathToFileURL(file) });
+    try {
+      for (let i = 0; i < 200; i++) writeFileSync(join(ws, `f${String(i).padStart(3, '0')}.txt`), `line ${i}\n`);
+      const confiner = new Confiner({ rules: createPathRules({ platform: process.platform, home: ws }), realRoots: [realpathSync(ws)], lexicalRoots: [ws], protectedPaths: [] });
+      const texts: string[] = [];
+      for await (const f of readTreeConfined(confiner, '.', { windowBytes: 1024 }, { ignoreCase: false, maxReadBytes: 1 << 20 }, { pool })) {
+        texts.push(f.ok ? Buffer.from(f.bytes).toString('utf8') : f.code);
+      }
+      expect(texts).toEqual(Array.from({ length: 200 }, (_, i) => `line ${i}\n`));
+      expect(pool.disabled).toBe(false);
+      expect(pool.workers).toBe(1);
+    } finally {
+      await pool.close();
+      rmSync(ws, { recursive: true, force: true });
+    }
+  });
+
   it('preload is one CommonJS file that requires nothing but electron (sandbox)', () => {
     expect(readdirSync(join(project, 'out', 'preload'))).toEqual(['index.cjs']);
     const preload = readFileSync(join(project, 'out', 'preload', 'index.cjs'), 'utf8');
@@ -125,7 +156,9 @@ describe('package (electron-builder, stand-in Electron)', () => {
 
   it('puts the bundles in app.asar and the run-time resources beside it', () => {
     const files = asarFiles(join(appDir(), 'resources', 'app.asar'));
-    expect(files).toEqual(expect.arrayContaining(['package.json', 'out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html']));
+    expect(files).toEqual(
+      expect.arrayContaining(['package.json', 'out/main/index.js', 'out/main/tree-reader-worker.js', 'out/preload/index.cjs', 'out/renderer/index.html']),
+    );
     expect(files.filter((f) => f.startsWith('electron/') || f.startsWith('renderer/') || f.startsWith('tests/') || f.endsWith('.map'))).toEqual([]);
     for (const file of readdirSync(join(root, 'resources'))) {
       expect(existsSync(join(appDir(), 'resources', 'resources', file))).toBe(true);

@@ -95,10 +95,10 @@ export function ratio(check: RatioCheck): number {
   return check.ours / check.theirs;
 }
 
-/** "ours/grep = 0.71 (target ≤ 1.00) OK". */
+/** "ours/grep = 0.71 (target ≤ 1.00) MET". */
 export function ratioLine(check: RatioCheck): string {
   const r = ratio(check);
-  const verdict = Number.isFinite(r) && r <= check.maxRatio ? 'OK' : 'MISSED';
+  const verdict = Number.isFinite(r) && r <= check.maxRatio ? 'MET' : 'NOT MET';
   return `${check.label} = ${Number.isFinite(r) ? r.toFixed(2) : '—'} (target ≤ ${check.maxRatio.toFixed(2)}) ${verdict}`;
 }
 

@@ -1,15 +1,18 @@
-import { mkdir, mkdtemp, realpath, rm, unlink, writeFile } from 'node:fs/promises';
+import { renameSync, symlinkSync, unlinkSync } from 'node:fs';
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FileAccess } from '../../../electron/common/file-access';
-import { createFileAccess } from '../../../electron/main/host/files';
+import { createFileAccess, createPathRules } from '../../../electron/main/host/files';
+import { Confiner } from '../../../electron/main/host/files/confine';
+import { readTreeConfined, type ReadTreeRuntime } from '../../../electron/main/host/files/read-tree';
 import { compileQuery, type Query } from '../../../tools/search/engine/query';
 import { searchFiles, WINDOW_BYTES, type FileSource, type SearchOptions } from '../../../tools/search/engine/search-files';
 
 /**
  * The search pipeline over the real host FileAccess on real files: windows of big files, early
- * stop of the walk, cancellation, files that vanish between walk and read.
+ * stop of the reading, cancellation, files that vanish or change between listing and open.
  */
 
 let base: string;
@@ -36,20 +39,29 @@ function options(pattern: string, extra: Partial<SearchOptions> = {}): SearchOpt
   return { path: '.', query: query(pattern), include: null, maxResults: 1000, maxChars: 1_000_000, signal: new AbortController().signal, ...extra };
 }
 
-/** The host capability with hooks around walk and reads (counting, aborting, deleting). */
-function instrumented(inner: FileAccess, hooks: { onWalk?: () => void; beforeRead?: (path: string) => Promise<void> | void }): FileSource {
+/** The host capability, counting the files the search takes from readTree. */
+function counted(inner: FileAccess, onFile: () => void): FileSource {
   return {
     display: (p) => inner.display(p),
-    async *walk(path, opts) {
-      for await (const entry of inner.walk(path, opts)) {
-        hooks.onWalk?.();
-        yield entry;
+    async *readTree(path, opts) {
+      for await (const file of inner.readTree(path, opts)) {
+        onFile();
+        yield file;
       }
     },
-    async readBytes(path, opts) {
-      await hooks.beforeRead?.(path);
-      return inner.readBytes(path, opts);
-    },
+    readBytes: (path, opts) => inner.readBytes(path, opts),
+  };
+}
+
+/** The host's readTree read on this thread, with a hook before each open (to change files there). */
+function hooked(inner: FileAccess, beforeOpen: (path: string) => void): FileSource {
+  const rules = createPathRules({ platform: process.platform, home: base });
+  const confiner = new Confiner({ rules, realRoots: [root], lexicalRoots: [root], protectedPaths: [] });
+  const runtime: ReadTreeRuntime = { mode: 'in-thread', beforeOpen };
+  return {
+    display: (p) => inner.display(p),
+    readTree: (path, opts) => readTreeConfined(confiner, path, opts, { ignoreCase: false, maxReadBytes: 1 << 30 }, runtime),
+    readBytes: (path, opts) => inner.readBytes(path, opts),
   };
 }
 
@@ -76,51 +88,67 @@ describe('searchFiles over the host FileAccess', () => {
     expect(report.partial).toEqual([]);
   });
 
-  it('stops walking once the result cap is reached', async () => {
+  it('stops taking files once the result cap is reached', async () => {
     await writeMany(300, 'hit\nhit\n');
-    let walked = 0;
-    const report = await searchFiles(instrumented(files, { onWalk: () => walked++ }), options('hit', { maxResults: 5 }));
+    let taken = 0;
+    const report = await searchFiles(counted(files, () => taken++), options('hit', { maxResults: 5 }));
     expect(report.lines).toHaveLength(5);
     expect(report.stopped).toBe('maxResults');
-    // Read-ahead walks a little further than needed, never the whole tree.
-    expect(walked).toBeLessThan(60);
+    expect(taken).toBe(3); // 2 + 2 + 1 (and one more hit: the cap is known to be reached)
   });
 
   it('stops promptly when cancelled and reports it', async () => {
     await writeMany(200, 'no match here\n');
     const controller = new AbortController();
-    let reads = 0;
-    const source = instrumented(files, {
-      beforeRead: () => {
-        if (++reads === 10) controller.abort();
-      },
+    let taken = 0;
+    const source = counted(files, () => {
+      if (++taken === 10) controller.abort();
     });
     const report = await searchFiles(source, options('absent', { signal: controller.signal }));
     expect(report.cancelled).toBe(true);
-    expect(report.filesSearched).toBeLessThan(60);
+    expect(report.filesSearched).toBeLessThan(11);
   });
 
-  it('lists a file that vanished between the walk and the read, and goes on', async () => {
+  it('passes over a file that vanished between the listing and the open, and goes on', async () => {
     await writeFile(join(root, 'a.txt'), 'hit\n');
     await writeFile(join(root, 'b.txt'), 'hit\n');
     await writeFile(join(root, 'c.txt'), 'hit\n');
-    const source = instrumented(files, {
-      beforeRead: async (path) => {
-        if (path.endsWith('b.txt')) await unlink(path).catch(() => undefined);
-      },
+    const source = hooked(files, (path) => {
+      if (path.endsWith('b.txt')) unlinkSync(path);
     });
     const report = await searchFiles(source, options('hit'));
     expect(report.lines).toEqual(['a.txt:1:hit', 'c.txt:1:hit']);
-    expect(report.unreadable).toEqual([{ path: 'b.txt', code: 'NOT_FOUND' }]);
+    expect(report.unreadable).toEqual([]);
+  });
+
+  it('lists a file that could not be proven to be the listed one, reads nothing of it, and goes on', async () => {
+    await mkdir(join(root, 'd'));
+    await writeFile(join(root, 'd', 'a.txt'), 'hit\n');
+    await writeFile(join(root, 'd', 'b.txt'), 'hit inside\n');
+    const outside = join(base, 'outside');
+    await mkdir(outside);
+    await writeFile(join(outside, 'b.txt'), 'hit SECRET\n');
+    const source = hooked(files, (path) => {
+      // The folder becomes a link to outside between its listing and the open of b.txt.
+      if (path === join(root, 'd', 'b.txt')) {
+        renameSync(join(root, 'd'), join(root, 'd-old'));
+        symlinkSync(outside, join(root, 'd'));
+      }
+    });
+    const report = await searchFiles(source, options('hit'));
+    expect(report.lines).toEqual(['d/a.txt:1:hit']);
+    expect(report.unreadable).toEqual([{ path: 'd/b.txt', code: 'OUTSIDE_ROOTS' }]);
   });
 
   it('applies the include filter before reading', async () => {
     await writeFile(join(root, 'a.md'), 'hit\n');
     await writeFile(join(root, 'b.txt'), 'hit\n');
-    const read: string[] = [];
-    const source = instrumented(files, { beforeRead: (p) => void read.push(p) });
-    const report = await searchFiles(source, options('hit', { include: (p) => p.endsWith('.md') }));
+    const opened: string[] = [];
+    const report = await searchFiles(
+      hooked(files, (p) => void opened.push(p)),
+      options('hit', { include: (p) => p.endsWith('.md') }),
+    );
     expect(report.lines).toEqual(['a.md:1:hit']);
-    expect(read.map((p) => p.slice(root.length + 1))).toEqual(['a.md']);
+    expect(opened.map((p) => p.slice(root.length + 1))).toEqual(['a.md']);
   });
 });

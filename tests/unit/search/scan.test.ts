@@ -205,11 +205,14 @@ describe('the byte path agrees with decoding the whole file and testing every li
     ['^\\s*$', false, false],
     ['alpha|똠', false, false],
     ['(?i)BETA\\s+\\w', false, false],
+    // Companions: the line must hold "1234" and "sum" besides the needle (the scan jumps between them).
+    ['alpha.*1234.*sum', false, false],
+    ['Beta\\s*\\w*c', false, false],
   ];
   let seed = 3;
   const rand = (): number => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
 
-  it('on 300 generated files × 12 patterns', () => {
+  it('on 300 generated files × 14 patterns', () => {
     for (let f = 0; f < 300; f++) {
       const lineCount = 1 + Math.floor(rand() * 12);
       const out: string[] = [];

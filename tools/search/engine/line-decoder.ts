@@ -95,10 +95,16 @@ export class LineDecoder {
   /**
    * @param bytes the buffer lines are cut from
    * @param encoding known encoding (a UTF-8 BOM, or a decision carried over from an earlier window of the same file)
+   * @param whole a native answer to "is all of `bytes` well-formed UTF-8?" (FileAccess.readTree's
+   *   TreeFile, whose `utf8` is computed when first read), asked before the JavaScript check: on
+   *   Korean text the check ran at ~0.4 GB/s and took ~30 ms of a 55 MB search, the native one
+   *   ~2 ms. Only a `true` is trusted: the JavaScript check also accepts a sequence cut off at the
+   *   end of a window, so a `false` is checked again.
    */
   constructor(
     private readonly bytes: Buffer,
     encoding: RawEncoding | null,
+    private readonly whole?: { readonly utf8: boolean },
   ) {
     this.encoding = encoding;
   }
@@ -113,7 +119,7 @@ export class LineDecoder {
     if (isAsciiRange(bytes, start, end)) return bytes.toString('latin1', start, end);
     if (this.encoding === null) {
       if (!isValidUtf8(bytes, start, end)) this.encoding = 'cp949';
-      else this.encoding = isValidUtf8(bytes) ? 'utf-8' : 'cp949';
+      else this.encoding = this.whole?.utf8 === true || isValidUtf8(bytes) ? 'utf-8' : 'cp949';
     }
     if (this.encoding === 'utf-8') return bytes.toString('utf8', start, end);
     return iconv.decode(bytes.subarray(start, end), 'cp949');

@@ -1,6 +1,7 @@
+import { realpathSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { fileError, isErrno } from './errors';
-import type { PathRules } from './path-rules';
+import { createPathRules, type PathRules } from './path-rules';
 import { realForm } from '../../policy/paths';
 
 /** A path that passed confinement: `path` is what operations act on. */
@@ -24,6 +25,18 @@ export interface ConfinerOptions {
 }
 
 /**
+ * A Confiner as plain data (structured-clonable): the tree reader's worker thread rebuilds the
+ * very same checks from it instead of trusting paths the main thread computed.
+ */
+export interface ConfinerSnapshot {
+  readonly platform: NodeJS.Platform;
+  readonly home: string;
+  readonly realRoots: readonly string[];
+  readonly lexicalRoots: readonly string[];
+  readonly protectedPaths: readonly string[];
+}
+
+/**
  * Confinement in two steps, both required (SPEC G-PERM PATH subject): the lexical path must be
  * inside a root, and so must its real location after symlinks. Protected paths are refused in
  * either form.
@@ -39,6 +52,25 @@ export class Confiner {
     this.realRoots = options.realRoots;
     this.lexicalRoots = options.lexicalRoots;
     this.protectedPaths = options.protectedPaths;
+  }
+
+  static fromSnapshot(snapshot: ConfinerSnapshot): Confiner {
+    return new Confiner({
+      rules: createPathRules({ platform: snapshot.platform, home: snapshot.home }),
+      realRoots: snapshot.realRoots,
+      lexicalRoots: snapshot.lexicalRoots,
+      protectedPaths: snapshot.protectedPaths,
+    });
+  }
+
+  snapshot(): ConfinerSnapshot {
+    return {
+      platform: this.rules.platform,
+      home: this.rules.home,
+      realRoots: [...this.realRoots],
+      lexicalRoots: [...this.lexicalRoots],
+      protectedPaths: [...this.protectedPaths],
+    };
   }
 
   get base(): string {
@@ -126,13 +158,24 @@ export class Confiner {
 
   /** Re-checks, after the fact, that a directory we are about to read still resolves to itself. */
   async stillResolvesTo(dir: string): Promise<boolean> {
-    let now: string;
     try {
-      now = await realpath(dir);
+      return this.sameLocation(await realpath(dir), dir);
     } catch {
       return false;
     }
-    // Same path, under the platform's case rules (Windows may report another drive-letter case).
+  }
+
+  /** stillResolvesTo with a synchronous realpath (the same native call), for the tree reader. */
+  stillResolvesToSync(dir: string): boolean {
+    try {
+      return this.sameLocation(realpathSync.native(dir), dir);
+    } catch {
+      return false;
+    }
+  }
+
+  /** Same path, under the platform's case rules (Windows may report another drive-letter case). */
+  private sameLocation(now: string, dir: string): boolean {
     return now === dir || (this.rules.isInside(now, dir) && this.rules.isInside(dir, now));
   }
 

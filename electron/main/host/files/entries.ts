@@ -1,5 +1,4 @@
-import type { Dirent, Stats } from 'node:fs';
-import { lstatSync } from 'node:fs';
+import { lstatSync, readdirSync, type Dirent, type Stats } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import type { EntryType, FileInfo, Fingerprint } from '../../../common/file-access';
 import type { Confiner } from './confine';
@@ -87,13 +86,45 @@ export async function readDirectoryChecked(dir: string, confiner: Confiner): Pro
   return dirents;
 }
 
+/** readDirectoryChecked with synchronous calls, for the tree reader (same checks, same outcomes). */
+export function readDirectoryCheckedSync(dir: string, confiner: Confiner): Dirent[] | null {
+  let dirents: Dirent[];
+  try {
+    dirents = readdirSync(dir, { withFileTypes: true });
+  } catch (e) {
+    if (isErrno(e, 'ENOENT', 'ENOTDIR')) return null;
+    throw e;
+  }
+  if (!confiner.stillResolvesToSync(dir)) return null;
+  return dirents;
+}
+
+/** True when the listing did not say what a dirent is ("unknown"), so only an lstat can tell. */
+export function hasUnknownType(dirent: Dirent): boolean {
+  return (
+    entryType(dirent) === 'other' && !dirent.isFIFO() && !dirent.isSocket() && !dirent.isBlockDevice() && !dirent.isCharacterDevice()
+  );
+}
+
 /**
  * Dirent types come from the directory itself; a few file systems (some network shares, old XFS)
  * report "unknown", and then only an lstat can tell.
  */
 export async function resolveUnknownType(dirent: Dirent, p: string): Promise<EntryType | null> {
-  const known = entryType(dirent);
-  if (known !== 'other' || dirent.isFIFO() || dirent.isSocket() || dirent.isBlockDevice() || dirent.isCharacterDevice()) return known;
+  if (!hasUnknownType(dirent)) return entryType(dirent);
   const st = await lstatIfPresent(p);
   return st === null ? null : entryType(st);
+}
+
+/** resolveUnknownType with a synchronous lstat, for the tree reader. */
+export function resolveUnknownTypeSync(dirent: Dirent, p: string): EntryType | null {
+  if (!hasUnknownType(dirent)) return entryType(dirent);
+  let st: Stats;
+  try {
+    st = lstatSync(p);
+  } catch (e) {
+    if (isErrno(e, 'ENOENT', 'ENOTDIR')) return null;
+    throw e;
+  }
+  return entryType(st);
 }

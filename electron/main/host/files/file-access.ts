@@ -1,6 +1,6 @@
 import { mkdir as fsMkdir, realpath, stat as fsStat } from 'node:fs/promises';
 import os from 'node:os';
-import type { FileAccess, FileInfo, Fingerprint, TrashEntry, WalkEntry, WalkOptions } from '../../../common/file-access';
+import type { FileAccess, FileInfo, Fingerprint, ReadTreeOptions, TrashEntry, TreeFile, WalkEntry, WalkOptions } from '../../../common/file-access';
 import { Confiner } from './confine';
 import { lstatOrNull, toFileInfo, toFingerprint } from './entries';
 import { fileError, fromOsError } from './errors';
@@ -8,6 +8,7 @@ import { DEFAULT_MAX_MATCHES, globConfined } from './glob';
 import { listConfined } from './list';
 import { createPathRules, type PathRules } from './path-rules';
 import { readConfined } from './read';
+import { readTreeConfined } from './read-tree';
 import { realForm } from '../../policy/paths';
 import { copyConfined, moveConfined } from './transfer';
 import { Trash } from './trash';
@@ -149,9 +150,16 @@ class HostFileAccess implements FileAccess {
   }
 
   walk(p: string, options: WalkOptions = {}): AsyncIterable<WalkEntry> {
-    // .gitignore matching follows the file system's case rules (git's core.ignorecase).
-    const ignoreCase = this.platform === 'win32' || this.platform === 'darwin';
-    return walkConfined(this.confiner, p, options, ignoreCase);
+    return walkConfined(this.confiner, p, options, this.ignoresCase);
+  }
+
+  /** .gitignore matching follows the file system's case rules (git's core.ignorecase). */
+  private get ignoresCase(): boolean {
+    return this.platform === 'win32' || this.platform === 'darwin';
+  }
+
+  readTree(p: string, options: ReadTreeOptions): AsyncIterable<TreeFile> {
+    return readTreeConfined(this.confiner, p, options, { ignoreCase: this.ignoresCase, maxReadBytes: this.maxReadBytes });
   }
 
   readBytes(p: string, options: { readonly maxBytes?: number; readonly offset?: number } = {}): Promise<Uint8Array> {

@@ -1,4 +1,4 @@
-import type { Dirent } from 'node:fs';
+import { closeSync, constants, openSync, readFileSync, type Dirent } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import ignore, { type Ignore } from 'ignore';
 import type { PathRules } from './path-rules';
@@ -7,6 +7,9 @@ import type { PathRules } from './path-rules';
 const IGNORE_FILES = ['.gitignore', '.ignore'] as const;
 // A real .gitignore is a few KiB; a huge one is a mistake or an attack on memory, not rules to honour.
 const MAX_IGNORE_FILE_BYTES = 1024 * 1024;
+// A rule file swapped for a link after the listing is not followed out of the roots (its content
+// never reaches the model, but which files are searched would depend on a file outside).
+const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0);
 
 interface Layer {
   /** Folder the rules belong to; they match paths relative to it. */
@@ -31,20 +34,53 @@ export class IgnoreStack {
 
   /** This stack plus the rule files found among `dirents` of `dir` (unreadable ones are skipped). */
   async enter(dir: string, dirents: readonly Dirent[]): Promise<IgnoreStack> {
-    let rules: Ignore | null = null;
-    for (const name of IGNORE_FILES) {
-      const dirent = dirents.find((d) => d.name === name);
-      if (dirent === undefined || !dirent.isFile()) continue;
-      let text: string;
+    const texts: string[] = [];
+    for (const file of this.ruleFiles(dir, dirents)) {
       try {
-        text = (await readFile(this.pathRules.api.join(dir, name))).subarray(0, MAX_IGNORE_FILE_BYTES).toString('utf8');
+        texts.push((await readFile(file, { flag: READ_FLAGS })).subarray(0, MAX_IGNORE_FILE_BYTES).toString('utf8'));
       } catch {
         continue; // unreadable rules: walk as if absent rather than abort a search
       }
-      rules ??= ignore({ ignorecase: this.ignoreCase });
-      rules.add(text);
     }
-    return rules === null ? this : new IgnoreStack(this.pathRules, this.ignoreCase, [...this.layers, { dir, rules }]);
+    return this.withRules(dir, texts);
+  }
+
+  /** enter() with synchronous reads, for the tree reader's worker thread (same rules, same order). */
+  enterSync(dir: string, dirents: readonly Dirent[]): IgnoreStack {
+    const texts: string[] = [];
+    for (const file of this.ruleFiles(dir, dirents)) {
+      let fd: number;
+      try {
+        fd = openSync(file, READ_FLAGS);
+      } catch {
+        continue;
+      }
+      try {
+        texts.push(readFileSync(fd).subarray(0, MAX_IGNORE_FILE_BYTES).toString('utf8'));
+      } catch {
+        continue;
+      } finally {
+        closeSync(fd);
+      }
+    }
+    return this.withRules(dir, texts);
+  }
+
+  /** Rule files present in a folder's listing, in increasing precedence. */
+  private ruleFiles(dir: string, dirents: readonly Dirent[]): string[] {
+    const files: string[] = [];
+    for (const name of IGNORE_FILES) {
+      const dirent = dirents.find((d) => d.name === name);
+      if (dirent !== undefined && dirent.isFile()) files.push(this.pathRules.api.join(dir, name));
+    }
+    return files;
+  }
+
+  private withRules(dir: string, texts: readonly string[]): IgnoreStack {
+    if (texts.length === 0) return this;
+    const rules = ignore({ ignorecase: this.ignoreCase });
+    for (const text of texts) rules.add(text);
+    return new IgnoreStack(this.pathRules, this.ignoreCase, [...this.layers, { dir, rules }]);
   }
 
   ignores(p: string, isDir: boolean): boolean {

@@ -1,7 +1,8 @@
-import { constants, type Stats } from 'node:fs';
+import { constants, fstatSync, lstatSync, openSync, readlinkSync, realpathSync, closeSync, type Stats } from 'node:fs';
 import { lstat, open, readlink, realpath, type FileHandle } from 'node:fs/promises';
+import type { FileAccessError } from '../../../common/file-access';
 import type { Confiner } from './confine';
-import { fileError, isErrno, osCall } from './errors';
+import { fileError, fromOsError, isErrno, osCall } from './errors';
 
 // Absent on Windows (undefined there): the platform has no such flag, and creating symlinks needs
 // privileges it rarely grants, so the after-open identity check below carries the weight there.
@@ -40,8 +41,14 @@ export async function verifyHandle(
     await verifyByIdentity(handleStat, expected, confiner, given);
     return;
   }
-  if (actual === expected) return;
-  throw fileError(confiner.isInsideRoots(actual) ? 'CHANGED' : 'OUTSIDE_ROOTS', given, 'opened file is not the checked one');
+  const refusal = judgeOpenedPath(actual, expected, confiner, given);
+  if (refusal !== null) throw refusal;
+}
+
+/** The verdict on where the kernel says an open file is: null when it is the checked file. */
+function judgeOpenedPath(actual: string, expected: string, confiner: Confiner, given: string): FileAccessError | null {
+  if (actual === expected) return null;
+  return fileError(confiner.isInsideRoots(actual) ? 'CHANGED' : 'OUTSIDE_ROOTS', given, 'opened file is not the checked one');
 }
 
 /**
@@ -56,11 +63,21 @@ export async function verifyByIdentity(handleStat: Stats, expected: string, conf
     now = await realpath(expected);
     entry = await lstat(expected);
   } catch (e) {
-    if (isErrno(e, 'ENOENT', 'ENOTDIR')) throw fileError('CHANGED', given, 'file vanished while opening');
-    throw fileError('IO', given, isErrno(e) ? e.code : undefined);
+    throw identityLookupError(e, given);
   }
-  if (now !== expected) throw fileError(confiner.isInsideRoots(now) ? 'CHANGED' : 'OUTSIDE_ROOTS', given, 'path changed while opening');
-  if (entry.dev !== handleStat.dev || entry.ino !== handleStat.ino) throw fileError('CHANGED', given, 'file replaced while opening');
+  const refusal = judgeIdentity(now, entry, handleStat, expected, confiner, given);
+  if (refusal !== null) throw refusal;
+}
+
+function identityLookupError(e: unknown, given: string): FileAccessError {
+  if (isErrno(e, 'ENOENT', 'ENOTDIR')) return fileError('CHANGED', given, 'file vanished while opening');
+  return fileError('IO', given, isErrno(e) ? e.code : undefined);
+}
+
+function judgeIdentity(now: string, entry: Stats, handleStat: Stats, expected: string, confiner: Confiner, given: string): FileAccessError | null {
+  if (now !== expected) return fileError(confiner.isInsideRoots(now) ? 'CHANGED' : 'OUTSIDE_ROOTS', given, 'path changed while opening');
+  if (entry.dev !== handleStat.dev || entry.ino !== handleStat.ino) return fileError('CHANGED', given, 'file replaced while opening');
+  return null;
 }
 
 export interface OpenedFile {
@@ -88,3 +105,76 @@ export async function openVerifiedForRead(realPath: string, confiner: Confiner, 
 
 /** Exclusive-create flags for files we create ourselves (temp files, copies). */
 export const CREATE_EXCLUSIVE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW;
+
+/** What openVerifiedForReadSync answers: a descriptor proven to be the listed file, or why not. */
+export type OpenedSync =
+  | { readonly ok: true; readonly fd: number; readonly stat: Stats }
+  /** Gone, a link now, or no longer a regular file since the listing: a walk passes over it. */
+  | { readonly ok: false; readonly skip: true }
+  | { readonly ok: false; readonly skip: false; readonly error: FileAccessError };
+
+// /proc/self/fd answers on Linux; asked once per thread (a container may hide /proc).
+let procFdWorks: boolean | undefined;
+
+/**
+ * openVerifiedForRead for the tree reader, in synchronous calls on a worker thread: open without
+ * following a final link (O_NOFOLLOW), fstat, then the proof that the descriptor is the file at
+ * `realPath` — on Linux the kernel's own name for the descriptor (readlink of /proc/self/fd/N),
+ * elsewhere realpath + lstat identity, exactly as verifyHandle decides. `realPath` is a path the
+ * walk built from a checked folder and a listed name, so a proof that the descriptor is that path
+ * is a proof that it is inside the roots: no per-file realpath is needed (see
+ * docs/2026-12-02-search-io.md). Outcomes the walk treats as "not a file any more" come back as
+ * skip; the caller closes the descriptor of an ok result.
+ */
+export function openVerifiedForReadSync(realPath: string, confiner: Confiner): OpenedSync {
+  // The path is built inside the roots, but the check costs nothing next to the open and keeps the
+  // proof self-contained: what is proven equal to the descriptor is inside and not protected.
+  if (!confiner.isInsideRoots(realPath)) return { ok: false, skip: false, error: fileError('OUTSIDE_ROOTS', realPath) };
+  if (confiner.isProtected(realPath)) return { ok: false, skip: false, error: fileError('FORBIDDEN', realPath) };
+  let fd: number;
+  try {
+    fd = openSync(realPath, constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+  } catch (e) {
+    // ELOOP: the name is a link now (O_NOFOLLOW); walk skips links, so does the reader.
+    if (isErrno(e, 'ENOENT', 'ENOTDIR', 'ELOOP')) return { ok: false, skip: true };
+    return { ok: false, skip: false, error: fromOsError(e, realPath) };
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) {
+      closeSync(fd);
+      return { ok: false, skip: true };
+    }
+    const refusal = verifyDescriptorSync(fd, stat, realPath, confiner);
+    if (refusal !== null) {
+      closeSync(fd);
+      return { ok: false, skip: false, error: refusal };
+    }
+    return { ok: true, fd, stat };
+  } catch (e) {
+    closeSync(fd);
+    return { ok: false, skip: false, error: fromOsError(e, realPath) };
+  }
+}
+
+function verifyDescriptorSync(fd: number, stat: Stats, expected: string, confiner: Confiner): FileAccessError | null {
+  if (process.platform === 'linux' && procFdWorks !== false) {
+    let actual: string | null = null;
+    try {
+      actual = readlinkSync(`/proc/self/fd/${fd}`);
+      procFdWorks = true;
+    } catch {
+      procFdWorks = false;
+    }
+    if (actual !== null) return judgeOpenedPath(actual, expected, confiner, expected);
+  }
+  let now: string;
+  let entry: Stats;
+  try {
+    now = realpathSync.native(expected);
+    entry = lstatSync(expected);
+  } catch (e) {
+    return identityLookupError(e, expected);
+  }
+  return judgeIdentity(now, entry, stat, expected, confiner, expected);
+}

@@ -7,6 +7,9 @@ import { fileError } from './errors';
  * platform 'win32'.
  */
 export interface PathRules {
+  /** What the rules were made from; a worker thread rebuilds the same rules from these. */
+  readonly platform: NodeJS.Platform;
+  readonly home: string;
   readonly windows: boolean;
   readonly sep: '/' | '\\';
   readonly api: path.PlatformPath;
@@ -82,6 +85,8 @@ export function createPathRules(options: { readonly platform: NodeJS.Platform; r
   }
 
   return {
+    platform: options.platform,
+    home: options.home,
     windows,
     sep,
     api,

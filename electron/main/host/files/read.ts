@@ -36,6 +36,17 @@ export async function readChecked(
   window: ReadWindow,
   cap: number,
 ): Promise<Uint8Array> {
+  return (await readCheckedSized(realPath, confiner, given, window, cap)).bytes;
+}
+
+/** readChecked that also tells the file's size when opened (readTree's `complete`). */
+export async function readCheckedSized(
+  realPath: string,
+  confiner: Confiner,
+  given: string,
+  window: ReadWindow,
+  cap: number,
+): Promise<{ readonly bytes: Uint8Array; readonly size: number }> {
   const { handle, stat } = await openVerifiedForRead(realPath, confiner, given);
   try {
     const offset = window.offset ?? 0;
@@ -52,7 +63,7 @@ export async function readChecked(
       if (bytesRead === 0) break; // the file shrank since fstat
       filled += bytesRead;
     }
-    return filled === wanted ? buffer : buffer.subarray(0, filled);
+    return { bytes: filled === wanted ? buffer : buffer.subarray(0, filled), size: stat.size };
   } finally {
     await handle.close().catch(() => undefined);
   }

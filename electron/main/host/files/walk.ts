@@ -1,10 +1,11 @@
 import { lstat as lstatCallback, type Dirent, type Stats } from 'node:fs';
-import type { WalkEntry, WalkOptions } from '../../../common/file-access';
+import type { EntryType, WalkEntry, WalkOptions } from '../../../common/file-access';
 import { mapLimit } from './concurrency';
 import type { Confiner } from './confine';
-import { compareNames, isUnreadable, lstatOrNull, readDirectoryChecked, resolveUnknownType } from './entries';
+import { isUnreadable, lstatOrNull, readDirectoryChecked, resolveUnknownType } from './entries';
 import { fileError } from './errors';
 import { IgnoreStack } from './ignore-rules';
+import { direntsNeedingType, walkChildren } from './walk-children';
 
 // Sizes are fetched in chunks ahead of use: enough to keep libuv's 4 threads busy, few enough that
 // `maxFiles: 10` over a 100,000-file folder does not stat them all.
@@ -41,7 +42,8 @@ interface Frame {
  * Files below a folder, depth-first, each folder's entries by name. Symlinks are never followed
  * (so never out of the roots); `.git` is never entered; protected paths are skipped; .gitignore
  * and .ignore rules apply from the folder they are found in downwards. Everything else —
- * node_modules included — is searched unless a rule says otherwise.
+ * node_modules included — is searched unless a rule says otherwise. The per-folder rules live in
+ * walk-children.ts, shared with the TreeReader (FileAccess.readTree).
  */
 export async function* walkConfined(confiner: Confiner, given: string, options: WalkOptions, ignoreCase: boolean): AsyncGenerator<WalkEntry> {
   const respectIgnoreFiles = options.respectIgnoreFiles ?? true;
@@ -83,32 +85,18 @@ export async function* walkConfined(confiner: Confiner, given: string, options: 
     if (dirents === null) return null;
 
     const ignores = respectIgnoreFiles ? await parentIgnores.enter(dir, dirents) : parentIgnores;
-    const checkProtected = confiner.hasProtectedWithin(dir);
+    const lookedUp = new Map<Dirent, EntryType | null>();
+    for (const dirent of direntsNeedingType(dirents, includeHidden)) lookedUp.set(dirent, await resolveUnknownType(dirent, api.join(dir, dirent.name)));
     const order: ({ file: string } | { dir: string })[] = [];
     const files: string[] = [];
     const dirs: string[] = [];
-    dirents.sort((a, b) => compareNames(a.name, b.name));
-    for (const dirent of dirents) {
-      const name = dirent.name;
-      if (name === '.git') continue;
-      if (!includeHidden && name.startsWith('.')) continue;
-      const child = api.join(dir, name);
-      let isFile = dirent.isFile();
-      let isDir = dirent.isDirectory();
-      if (!isFile && !isDir && !dirent.isSymbolicLink()) {
-        const type = await resolveUnknownType(dirent, child);
-        isFile = type === 'file';
-        isDir = type === 'directory';
-      }
-      if (!isFile && !isDir) continue; // symlinks are not followed; devices and pipes are not files
-      if (checkProtected && confiner.isProtected(child)) continue;
-      if (!ignores.isEmpty && ignores.ignores(child, isDir)) continue;
-      if (isDir) {
-        order.push({ dir: child });
-        dirs.push(child);
+    for (const child of walkChildren(dir, dirents, { confiner, ignores, includeHidden }, lookedUp)) {
+      if (child.isDir) {
+        order.push({ dir: child.path });
+        dirs.push(child.path);
       } else {
-        order.push({ file: child });
-        files.push(child);
+        order.push({ file: child.path });
+        files.push(child.path);
       }
     }
     const frame: Frame = { ignores, order, files, dirs, chunks: new Map(), next: 0, nextFile: 0, nextDir: 0 };

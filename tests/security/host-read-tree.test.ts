@@ -1,0 +1,167 @@
+import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { TreeFile } from '../../electron/common/file-access';
+import { createPathRules } from '../../electron/main/host/files';
+import { Confiner } from '../../electron/main/host/files/confine';
+import { readTreeConfined } from '../../electron/main/host/files/read-tree';
+import { readOneSync } from '../../electron/main/host/files/tree-reader';
+import { collect, makeSandbox, type Sandbox } from '../unit/host/sandbox';
+
+/**
+ * FileAccess.readTree reads thousands of files per call, synchronously, on a worker thread and on
+ * the main thread: confinement must hold exactly as in readBytes. Links are never followed, the
+ * protected folders never read, and a folder swapped for a link while the tree is being read
+ * never leads outside: every opened file is proven (readlink of /proc/self/fd on Linux) to be the
+ * listed one before a byte of it is read.
+ */
+
+const SECRET = 'TOP SECRET';
+let box: Sandbox;
+beforeEach(async () => {
+  box = await makeSandbox();
+  await writeFile(path.join(box.ws, 'a.txt'), 'inside');
+  await symlink(box.secret, path.join(box.ws, 'leak.txt'));
+  await symlink(box.outside, path.join(box.ws, 'outdir'));
+  await symlink(box.protectedInside, path.join(box.ws, 'sneaky'));
+  await symlink(box.auditDir, path.join(box.ws, 'audit-link'));
+  await writeFile(path.join(box.auditDir, 'ledger.db'), SECRET);
+});
+afterEach(async () => {
+  await box.cleanup();
+});
+
+function confinerOf(b: Sandbox): Confiner {
+  return new Confiner({
+    rules: createPathRules({ platform: process.platform, home: path.join(b.base, 'home') }),
+    realRoots: [b.ws],
+    lexicalRoots: [b.ws],
+    protectedPaths: [b.auditDir, b.protectedInside],
+  });
+}
+
+/** The tree read on this thread, with `beforeOpen` run just before each file is opened. */
+function readHooked(b: Sandbox, beforeOpen: (p: string) => void): Promise<TreeFile[]> {
+  const options = { windowBytes: 1 << 16, includeHidden: true, respectIgnoreFiles: false };
+  return collect(readTreeConfined(confinerOf(b), '.', options, { ignoreCase: false, maxReadBytes: 1 << 20 }, { mode: 'in-thread', beforeOpen }));
+}
+
+function content(files: readonly TreeFile[]): string {
+  return files.map((f) => (f.ok ? Buffer.from(f.bytes).toString('utf8') : '')).join('\n');
+}
+
+/** ws/d with files, and outside/d with files of the same names holding the secret. */
+function twinFolders(b: Sandbox, names: readonly string[]): { readonly inside: string; readonly outside: string } {
+  const inside = path.join(b.ws, 'd');
+  const outside = path.join(b.outside, 'd');
+  mkdirSync(inside);
+  mkdirSync(outside);
+  for (const name of names) {
+    writeFileSync(path.join(inside, name), `inside ${name}`);
+    writeFileSync(path.join(outside, name), `${SECRET} ${name}`);
+  }
+  return { inside, outside };
+}
+
+describe('readTree confinement', () => {
+  it('never follows links and never reads protected folders (worker thread)', async () => {
+    const files = await collect(box.files.readTree('.', { windowBytes: 1 << 16, includeHidden: true, respectIgnoreFiles: false }));
+    expect(files.map((f) => path.relative(box.ws, f.path))).toEqual(['a.txt']);
+    expect(content(files)).toBe('inside');
+  });
+
+  it('reads nothing outside when a folder is swapped for a link between its listing and the open of its files', async () => {
+    const { inside, outside } = twinFolders(box, ['1.txt', '2.txt', '3.txt']);
+    const files = await readHooked(box, (p) => {
+      if (p === path.join(inside, '2.txt')) {
+        renameSync(inside, `${inside}-old`);
+        symlinkSync(outside, inside);
+      }
+    });
+    expect(content(files)).not.toContain(SECRET);
+    // 1.txt was read before the swap; 2.txt opened through the link is refused, unread; 3.txt too.
+    expect(files.map((f) => [path.relative(box.ws, f.path), f.ok ? 'read' : f.code])).toEqual([
+      ['a.txt', 'read'],
+      ['d/1.txt', 'read'],
+      ['d/2.txt', 'OUTSIDE_ROOTS'],
+      ['d/3.txt', 'OUTSIDE_ROOTS'],
+    ]);
+  });
+
+  it('does not enter a folder swapped for a link before it is listed', async () => {
+    const { inside, outside } = twinFolders(box, ['1.txt']);
+    const files = await readHooked(box, (p) => {
+      if (p === path.join(box.ws, 'a.txt')) {
+        renameSync(inside, path.join(box.ws, 'z-old'));
+        symlinkSync(outside, inside);
+      }
+    });
+    // The root was listed before the swap (so z-old is not in it); d, now a link, is not entered.
+    expect(files.map((f) => path.relative(box.ws, f.path))).toEqual(['a.txt']);
+    expect(content(files)).not.toContain(SECRET);
+  });
+
+  it('passes over a file swapped for a link between the listing and the open (O_NOFOLLOW)', async () => {
+    await writeFile(path.join(box.ws, 'b.txt'), 'harmless');
+    const files = await readHooked(box, (p) => {
+      if (p === path.join(box.ws, 'b.txt')) {
+        rmSync(p);
+        symlinkSync(box.secret, p);
+      }
+    });
+    expect(files.map((f) => path.relative(box.ws, f.path))).toEqual(['a.txt']);
+    expect(content(files)).not.toContain(SECRET);
+  });
+
+  it('opens no path outside the roots or protected, even one handed over directly (as a delegated file is)', () => {
+    const place = (length: number) => ({ buffer: 0, view: new Uint8Array(length), offset: 0 });
+    expect(readOneSync(box.secret, confinerOf(box), 100, place)).toEqual({ kind: 'failed', code: 'OUTSIDE_ROOTS' });
+    expect(readOneSync(path.join(box.protectedInside, 'ledger.db'), confinerOf(box), 100, place)).toEqual({ kind: 'failed', code: 'FORBIDDEN' });
+    expect(readOneSync(path.join(box.ws, 'a.txt'), confinerOf(box), 100, place)).toMatchObject({ kind: 'read', size: 6, length: 6 });
+  });
+
+  it('reads nothing outside while another thread keeps swapping a folder and a link (worker thread)', async () => {
+    const names = Array.from({ length: 200 }, (_, i) => `f${String(i).padStart(3, '0')}.txt`);
+    const { inside, outside } = twinFolders(box, names);
+    await mkdir(path.join(box.ws, 'e'));
+    for (const name of names) writeFileSync(path.join(box.ws, 'e', name), `inside ${name}`); // more batches
+    const stop = new Int32Array(new SharedArrayBuffer(4));
+    const swaps = new Int32Array(new SharedArrayBuffer(4));
+    const swapper = new Worker(
+      `const { workerData: w } = require('node:worker_threads');
+       const fs = require('node:fs');
+       while (Atomics.load(w.stop, 0) === 0) {
+         try {
+           fs.renameSync(w.inside, w.inside + '-real');
+           fs.symlinkSync(w.outside, w.inside);
+           fs.unlinkSync(w.inside);
+           fs.renameSync(w.inside + '-real', w.inside);
+           Atomics.add(w.swaps, 0, 1);
+         } catch {}
+       }`,
+      { eval: true, workerData: { stop, swaps, inside, outside } },
+    );
+    const seen = new Set<string>();
+    try {
+      const until = Date.now() + 1500;
+      for (let round = 0; Date.now() < until || round < 5; round++) {
+        for await (const file of box.files.readTree('.', { windowBytes: 1 << 16 })) {
+          expect(file.path.startsWith(`${box.ws}${path.sep}`)).toBe(true);
+          if (!file.ok) {
+            seen.add(file.code);
+            continue;
+          }
+          expect(Buffer.from(file.bytes).toString('utf8')).not.toContain(SECRET);
+        }
+      }
+    } finally {
+      Atomics.store(stop, 0, 1);
+      await new Promise((resolve) => swapper.once('exit', resolve));
+    }
+    expect(Atomics.load(swaps, 0)).toBeGreaterThan(10);
+    // Whatever the race produced, it was refused or passed over: never anything but these codes.
+    expect([...seen].filter((code) => code !== 'OUTSIDE_ROOTS' && code !== 'CHANGED')).toEqual([]);
+  });
+});
