@@ -2,6 +2,7 @@ import { copyFile, mkdir, readdir, rm, stat, writeFile, readFile } from 'node:fs
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import iconv from 'iconv-lite';
+import { prng } from '../helpers/prng';
 
 /**
  * The search.text benchmark corpus: text files copied from node_modules (code and English prose)
@@ -33,17 +34,6 @@ interface Stamp {
   readonly bytes: number;
 }
 
-/** Deterministic PRNG (mulberry32): the same corpus on every machine. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = (
   '보고서 예산 회의 결재 부서 담당자 검토 승인 계약 일정 프로젝트 고객 매출 분기 인사 교육 보안 점검 결과 요청 문서 첨부 ' +

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { prepareFinder, type Finder } from '../../../tools/search/engine/finders';
 import type { Needle } from '../../../tools/search/engine/needles';
+import { prng } from '../../helpers/prng';
 
 /**
  * The finders pick a strategy per needle (native indexOf, caseless anchor, rare byte, Horspool).
@@ -23,16 +24,6 @@ function all(finder: Finder): number[] {
   return out;
 }
 
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
 

@@ -3,6 +3,7 @@ import { RE2JS } from 're2js';
 import { describe, expect, it } from 'vitest';
 import { analyseLiterals } from '../../../tools/search/engine/literals';
 import { prefilterFor } from '../../../tools/search/engine/needles';
+import { prng } from '../../helpers/prng';
 
 /**
  * Required-literal extraction is where a bug silently loses matches (a line RE2 matches but the
@@ -74,17 +75,6 @@ describe('prefilterFor', () => {
   });
 });
 
-/** Deterministic PRNG (mulberry32). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const ATOMS = ['a', 'b', 'k', 'S', 'K', '가', '\\.', '.', '\\d', '\\w', '\\s', '[ab]', '[^a]', '(?:ab|b)', '(a|bc)', '\\b', '^', '$', '\\pL', '{', '\\Qa*\\E'];
 const REPEATS = ['', '', '', '*', '+', '?', '{2}', '{1,3}', '{0,2}', '*?'];
