@@ -1,0 +1,31 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * Domain separation: a ledger hash can never be confused with any other SHA-256 the app computes
+ * (toolset/policy digests, approval bindings), and a future format gets a new string.
+ */
+export const LEDGER_DOMAIN = 'baram-audit-v1';
+
+/** prev_hash of seq 1: there is no earlier row. */
+export const GENESIS_PREV_HASH = '0'.repeat(64);
+
+const HEX_SHA256 = /^[0-9a-f]{64}$/;
+
+/**
+ * entry_hash = SHA-256(domain ‖ 0x00 ‖ seq as u64 big-endian ‖ prev_hash as 32 raw bytes ‖ body UTF-8).
+ * Every field before the body has a fixed width (the domain ends at its NUL), so no two different
+ * (seq, prev_hash, body) triples share an encoding.
+ */
+export function computeEntryHash(seq: number, prevHash: string, body: string): string {
+  if (!Number.isSafeInteger(seq) || seq < 1) throw new RangeError(`Audit seq must be a positive integer, got ${seq}`);
+  if (!HEX_SHA256.test(prevHash)) throw new RangeError('Audit prev_hash must be 64 lowercase hex characters');
+  const seqBytes = Buffer.alloc(8);
+  seqBytes.writeBigUInt64BE(BigInt(seq));
+  return createHash('sha256')
+    .update(LEDGER_DOMAIN, 'utf8')
+    .update(Buffer.from([0]))
+    .update(seqBytes)
+    .update(Buffer.from(prevHash, 'hex'))
+    .update(body, 'utf8')
+    .digest('hex');
+}

@@ -1,0 +1,70 @@
+import type Database from 'better-sqlite3';
+
+/**
+ * Numbered schema migrations; `PRAGMA user_version` holds the number of the last one applied.
+ * Append new migrations at the end, never edit an applied one: databases in the field already ran it.
+ */
+export interface Migration {
+  readonly version: number;
+  readonly description: string;
+  readonly sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    description: 'append-only entries table with hash chain; triggers refuse UPDATE and DELETE',
+    // The triggers catch bugs in our own code, not attackers (anyone who can write the file can drop
+    // them); tampering is caught by the hash chain in verify.ts.
+    sql: `
+      CREATE TABLE entries (
+        seq        INTEGER PRIMARY KEY CHECK (seq >= 1),
+        body       TEXT    NOT NULL,
+        prev_hash  TEXT    NOT NULL CHECK (length(prev_hash) = 64),
+        entry_hash TEXT    NOT NULL CHECK (length(entry_hash) = 64)
+      ) STRICT;
+      CREATE TRIGGER entries_no_update BEFORE UPDATE ON entries
+        BEGIN SELECT RAISE(ABORT, 'audit ledger is append-only: UPDATE refused'); END;
+      CREATE TRIGGER entries_no_delete BEFORE DELETE ON entries
+        BEGIN SELECT RAISE(ABORT, 'audit ledger is append-only: DELETE refused'); END;
+    `,
+  },
+  {
+    version: 2,
+    description: 'event type as a virtual column with an index, for exports and reviews filtered by type',
+    // VIRTUAL: computed from the body on read, so no stored byte changes and old rows still verify.
+    sql: `
+      ALTER TABLE entries ADD COLUMN event_type TEXT GENERATED ALWAYS AS (json_extract(body, '$.type')) VIRTUAL;
+      CREATE INDEX entries_by_event_type ON entries (event_type, seq);
+    `,
+  },
+];
+
+export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
+
+export function schemaVersion(db: Database.Database): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+/**
+ * Brings the database up to `target` (default: latest), each migration in its own transaction
+ * together with its user_version bump, so a crash leaves the database at a numbered version.
+ * A database newer than this build is refused: an older app must not write rows a newer schema
+ * does not expect.
+ */
+export function migrate(db: Database.Database, target: number = LATEST_SCHEMA_VERSION): number {
+  const current = schemaVersion(db);
+  if (current > LATEST_SCHEMA_VERSION) {
+    throw new Error(
+      `Audit database schema version ${current} is newer than this Baram build knows (${LATEST_SCHEMA_VERSION}); update Baram instead of opening it with an older version.`,
+    );
+  }
+  for (const migration of MIGRATIONS) {
+    if (migration.version <= current || migration.version > target) continue;
+    db.transaction(() => {
+      db.exec(migration.sql);
+      db.pragma(`user_version = ${migration.version}`);
+    })();
+  }
+  return schemaVersion(db);
+}

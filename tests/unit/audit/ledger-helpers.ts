@@ -1,0 +1,12 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { LedgerIdentity } from '../../../electron/main/audit/ledger/canonical-event';
+
+export const IDENTITY: LedgerIdentity = { sessionId: 'sess-1', osUser: 'kim', appUser: '김민수', hostId: 'host-abc' };
+
+/** A fresh temp dir for one test's ledger file; `cleanup` removes it. */
+export function tempLedgerFile(): { file: string; dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'baram-ledger-'));
+  return { dir, file: join(dir, 'audit.sqlite'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
