@@ -1,5 +1,6 @@
 import { afterEach } from 'vitest';
-import { mkdtemp, mkdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import Database from 'better-sqlite3';
+import { mkdtemp, mkdir, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { ApprovalBroker, ApprovalDecision, ApprovalRequest } from '../../electron/common/approval';
@@ -7,7 +8,7 @@ import type { AuditSink } from '../../electron/common/audit-events';
 import type { Lang } from '../../electron/common/i18n';
 import type { AnyTool } from '../../tools/kit/define-tool';
 import type { CallResult } from '../../electron/main/gate';
-import { openSession, type Session } from '../../electron/main/runtime/session';
+import { auditLedgerFile, openSession, type Session } from '../../electron/main/runtime/session';
 
 /**
  * The real gate on a temp workspace: real policy loading, real host file access, real audit file.
@@ -35,7 +36,7 @@ export interface TestGate {
   readonly session: Session;
   readonly approvals: ApprovalRequest[];
   call(tool: string, args: unknown, signal?: AbortSignal): Promise<CallResult>;
-  /** The audit events written so far (the interim JSONL ledger), parsed. */
+  /** The audit events written so far (the bodies of the SQLite ledger), in sequence order. */
   auditEvents(): Promise<Array<Record<string, unknown>>>;
   close(): Promise<void>;
 }
@@ -85,15 +86,22 @@ export async function createTestGate(options: TestGateOptions = {}): Promise<Tes
     approvals,
     call: (tool, args, signal) => session.gate.call({ tool, args, ...(signal ? { signal } : {}) }),
     async auditEvents() {
-      const text = await readFile(join(session.dataDir, 'audit', 'audit.jsonl'), 'utf8');
-      return text
-        .trim()
-        .split('\n')
-        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      // A separate read-only connection, as an auditor's tool would open the ledger.
+      const db = new Database(auditLedgerFile(session.dataDir), { readonly: true, fileMustExist: true });
+      try {
+        return (db.prepare('SELECT body FROM entries ORDER BY seq').all() as { body: string }[]).map(
+          (row) => JSON.parse(row.body) as Record<string, unknown>,
+        );
+      } finally {
+        db.close();
+      }
     },
     async close() {
-      await session.close();
-      await rm(base, { recursive: true, force: true });
+      try {
+        await session.close();
+      } finally {
+        await rm(base, { recursive: true, force: true });
+      }
     },
   };
 }

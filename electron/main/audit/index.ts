@@ -1,4 +1,3 @@
-export { JsonlAuditSink, type AuditIdentity } from './jsonl-sink';
 export { SqliteLedger } from './ledger/sqlite-ledger';
 export { verifyLedger, type LedgerVerdict, type LedgerDamage } from './ledger/verify';
 export { type LedgerIdentity, type StoredEventBody } from './ledger/canonical-event';

@@ -6,7 +6,7 @@ import type { ApprovalBroker } from '../../common/approval';
 import type { AuditSink } from '../../common/audit-events';
 import type { FileAccess } from '../../common/file-access';
 import type { Lang } from '../../common/i18n';
-import { JsonlAuditSink } from '../audit';
+import { SqliteLedger } from '../audit';
 import { Gate, permissionSubjectOf } from '../gate';
 import { createFileAccess } from '../host/files';
 import { builtinPolicy, loadPolicyFile, mergePolicies, parseUserSettings, runPolicyTests } from '../policy';
@@ -42,6 +42,11 @@ export interface Session {
   readonly dataDir: string;
   readonly sessionId: string;
   close(): Promise<void>;
+}
+
+/** The hash-chained audit ledger of a data directory (docs/2026-12-02-audit-ledger-foundation.md). */
+export function auditLedgerFile(dataDir: string): string {
+  return join(dataDir, 'audit', 'ledger.sqlite3');
 }
 
 export class SessionError extends Error {
@@ -88,7 +93,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const sessionId = randomUUID();
   const audit =
     options.audit ??
-    JsonlAuditSink.open(join(realDataDir, 'audit'), {
+    SqliteLedger.open(auditLedgerFile(realDataDir), {
       sessionId,
       osUser: osUser(),
       appUser: options.appUser ?? osUser(),
@@ -102,9 +107,13 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     policy: effective,
     dataDir: realDataDir,
     sessionId,
+    /** Records the stop and closes the ledger; a stop that cannot be recorded still closes it, then throws. */
     async close() {
-      await gate.stop();
-      await audit.close();
+      try {
+        await gate.stop();
+      } finally {
+        await audit.close();
+      }
     },
   };
 }

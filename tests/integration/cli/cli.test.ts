@@ -3,6 +3,9 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { verifyLedger } from '../../../electron/main/audit';
+import { auditLedgerFile } from '../../../electron/main/runtime/session';
 import { runCli } from '../../helpers/run-cli';
 
 let base: string;
@@ -39,9 +42,16 @@ describe('baram CLI (SPEC §7)', () => {
     expect(out.tool).toBe('filesystem.read');
     expect(out.text).toContain('안녕하세요, 바람입니다.');
     expect(out.auditSeq).toBeGreaterThan(0);
-    const log = await readFile(join(data, 'audit', 'audit.jsonl'), 'utf8');
-    expect(log).toContain('"type":"session.start"');
-    expect(log).toContain('"toolsetDigest"');
+    // The ledger holds the whole session: its start (toolset and policy digests) through the result,
+    // and its hash chain verifies.
+    const ledger = auditLedgerFile(data);
+    expect(verifyLedger(ledger)).toMatchObject({ ok: true });
+    const db = new Database(ledger, { readonly: true });
+    const bodies = (db.prepare('SELECT body FROM entries ORDER BY seq').all() as { body: string }[]).map((r) => JSON.parse(r.body) as Record<string, unknown>);
+    db.close();
+    const start = bodies.find((b) => b.type === 'session.start');
+    expect(start?.data).toMatchObject({ toolsetDigest: expect.stringMatching(/^[0-9a-f]{64}$/), policyDigest: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(bodies.find((b) => b.seq === out.auditSeq)).toMatchObject({ type: 'execution.finished', outcome: 'ok', tool: 'filesystem.read' });
   });
 
   it('a write needs approval: --approve none denies with exit 3 and creates nothing', async () => {

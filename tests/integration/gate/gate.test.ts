@@ -1,6 +1,11 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { SqliteLedger, verifyLedger } from '../../../electron/main/audit';
+import { auditLedgerFile } from '../../../electron/main/runtime/session';
 import type { AuditEventInput, AuditSink } from '../../../electron/common/audit-events';
-import { useTestGate } from '../../helpers/gate-harness';
+import { createTestGate, useTestGate } from '../../helpers/gate-harness';
 import { resetSeen, seen, testTools } from './test-tools';
 
 const open = useTestGate({ tools: testTools, files: { 'a.txt': 'hello' } });
@@ -236,5 +241,36 @@ describe('blank optional paths behave like omitted ones', () => {
     expect(r.outcome).toBe('refused');
     expect(r.text).toMatch(/path is empty/);
     expect(g.approvals).toHaveLength(0);
+  });
+});
+
+describe('the real ledger behind the gate', () => {
+  it('records every call in a chain that verifies', async () => {
+    const g = await open();
+    await g.call('probe.write', { file_path: 'a.txt' });
+    await g.call('probe.read', { file_path: 'missing-param-typo', count: 'x' });
+    expect(verifyLedger(auditLedgerFile(g.session.dataDir))).toMatchObject({ ok: true });
+  });
+
+  it('refuses to run a tool when the ledger is full, and says so', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'baram-full-ledger-'));
+    const ledger = SqliteLedger.open(join(dir, 'ledger.sqlite3'), { sessionId: 's', osUser: 'u', appUser: 'u', hostId: 'h' }, { maxPages: 16 });
+    const g = await createTestGate({ tools: testTools, files: { 'a.txt': 'hello' }, audit: ledger });
+    try {
+      // Fill the ledger to its cap (SQLite then fails writes with SQLITE_FULL, as a full disk does).
+      await expect(
+        (async () => {
+          for (;;) await ledger.append({ type: 'request', data: { prompt: '가'.repeat(500) } });
+        })(),
+      ).rejects.toThrow(/full/i);
+      const r = await g.call('probe.write', { file_path: 'a.txt' });
+      expect(r.outcome).toBe('error');
+      expect(r.text).toMatch(/audit record could not be written, so the tool was not run/);
+      expect(seen.runs).toBe(0);
+      // Even the session's stop cannot be recorded; closing says so instead of pretending.
+      await expect(g.close()).rejects.toThrow(/full/i);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
