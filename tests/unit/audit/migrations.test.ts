@@ -1,21 +1,13 @@
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { encodeEventBody, buildEventBody } from '../../../electron/main/audit/ledger/canonical-event';
 import { computeEntryHash, GENESIS_PREV_HASH } from '../../../electron/main/audit/ledger/chain';
 import { LATEST_SCHEMA_VERSION, migrate, MIGRATIONS, schemaVersion } from '../../../electron/main/audit/ledger/migrations';
 import { SqliteLedger } from '../../../electron/main/audit/ledger/sqlite-ledger';
 import { verifyLedger } from '../../../electron/main/audit/ledger/verify';
-import { IDENTITY, tempLedgerFile } from './ledger-helpers';
+import { IDENTITY, useTempLedgerFiles } from './ledger-helpers';
 
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const cleanup of cleanups.splice(0)) cleanup();
-});
-function newFile(): string {
-  const temp = tempLedgerFile();
-  cleanups.push(temp.cleanup);
-  return temp.file;
-}
+const newFile = useTempLedgerFiles();
 
 /** Writes rows the way a v1 build did: only the v1 columns exist. */
 function createV1LedgerWithRows(file: string, types: readonly ('request' | 'tool.proposed')[]): string[] {

@@ -1,17 +1,9 @@
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SqliteLedger, verifyLedger } from '../../../electron/main/audit';
-import { IDENTITY, tempLedgerFile } from './ledger-helpers';
+import { IDENTITY, useTempLedgerFiles } from './ledger-helpers';
 
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const cleanup of cleanups.splice(0)) cleanup();
-});
-function newFile(): string {
-  const temp = tempLedgerFile();
-  cleanups.push(temp.cleanup);
-  return temp.file;
-}
+const newFile = useTempLedgerFiles();
 
 interface Row {
   seq: number;
