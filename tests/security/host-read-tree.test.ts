@@ -4,11 +4,9 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TreeFile } from '../../electron/common/file-access';
-import { createPathRules } from '../../electron/main/host/files';
-import { Confiner } from '../../electron/main/host/files/confine';
 import { readTreeConfined } from '../../electron/main/host/files/read-tree';
 import { readOneSync } from '../../electron/main/host/files/tree-reader';
-import { collect, makeSandbox, type Sandbox } from '../unit/host/sandbox';
+import { collect, confinerOf, makeSandbox, type Sandbox } from '../unit/host/sandbox';
 
 /**
  * FileAccess.readTree reads thousands of files per call, synchronously, on a worker thread and on
@@ -32,15 +30,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await box.cleanup();
 });
-
-function confinerOf(b: Sandbox): Confiner {
-  return new Confiner({
-    rules: createPathRules({ platform: process.platform, home: path.join(b.base, 'home') }),
-    realRoots: [b.ws],
-    lexicalRoots: [b.ws],
-    protectedPaths: [b.auditDir, b.protectedInside],
-  });
-}
 
 /** The tree read on this thread, with `beforeOpen` run just before each file is opened. */
 function readHooked(b: Sandbox, beforeOpen: (p: string) => void): Promise<TreeFile[]> {

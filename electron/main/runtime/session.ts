@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, existsSync, realpathSync } from 'node:fs';
 import { homedir, hostname } from 'node:os';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { ApprovalBroker } from '../../common/approval';
 import type { AuditSink } from '../../common/audit-events';
 import type { FileAccess } from '../../common/file-access';
@@ -11,6 +11,7 @@ import { Gate, permissionSubjectOf } from '../gate';
 import { createFileAccess } from '../host/files';
 import { builtinPolicy, loadPolicyFile, mergePolicies, parseUserSettings, runPolicyTests } from '../policy';
 import type { AnyTool } from '../../../tools/kit/define-tool';
+import { isInside } from '../policy/paths';
 import { osUser } from './os-user';
 import type { EffectivePolicy, PermissionEnv, Policy, PolicyProblem, UserSettings } from '../policy/types';
 
@@ -77,7 +78,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const realDataDir = realpathSync(dataDir);
   for (const root of roots.map((r) => realpathSync(r))) {
-    if (inside(realDataDir, root)) throw new SessionError(`The data folder ${dataDir} must not lie inside the workspace ${root}: tools could reach the audit log.`);
+    if (isInside(realDataDir, root, process.platform)) throw new SessionError(`The data folder ${dataDir} must not lie inside the workspace ${root}: tools could reach the audit log.`);
   }
   const protectedPaths = [realDataDir, ...(options.policyFile ? [resolve(options.policyFile)] : [])];
   const files = await createFileAccess({ roots: [...roots], trashDir: join(realDataDir, 'trash'), protectedPaths, home });
@@ -142,13 +143,8 @@ function loadUserSettings(file: string, home: string, required: boolean): UserSe
 function applyWorkspace(policy: Policy, source: 'admin' | 'builtin', workspace: string | undefined): Policy {
   if (!workspace) return policy;
   const dir = resolve(workspace);
-  if (source === 'admin' && policy.workspaceRoots.length > 0 && !policy.workspaceRoots.some((root) => inside(dir, root))) {
+  if (source === 'admin' && policy.workspaceRoots.length > 0 && !policy.workspaceRoots.some((root) => isInside(dir, root, process.platform))) {
     throw new SessionError(`--workspace ${dir} lies outside the folders the policy allows (${policy.workspaceRoots.join(', ')}).`);
   }
   return { ...policy, workspaceRoots: [dir] };
-}
-
-function inside(child: string, parent: string): boolean {
-  const rel = relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }

@@ -4,11 +4,9 @@ import path from 'node:path';
 import iconv from 'iconv-lite';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ReadTreeOptions, TreeFile } from '../../../electron/common/file-access';
-import { createPathRules } from '../../../electron/main/host/files';
-import { Confiner } from '../../../electron/main/host/files/confine';
 import { readTreeConfined, type ReadTreeRuntime } from '../../../electron/main/host/files/read-tree';
 import { TreeReaderPool, type TreeJob } from '../../../electron/main/host/files/tree-reader-pool';
-import { codeOf, collect, makeSandbox, type Sandbox } from './sandbox';
+import { codeOf, collect, confinerOf, makeSandbox, type Sandbox } from './sandbox';
 
 /**
  * FileAccess.readTree on real files: the same files as walk, in the same order, with their first
@@ -47,15 +45,6 @@ function manyFiles(): void {
     mkdirSync(dir);
     for (let i = 0; i < 100; i++) writeFileSync(path.join(dir, `f${i}.txt`), 'x');
   }
-}
-
-function confinerOf(b: Sandbox): Confiner {
-  return new Confiner({
-    rules: createPathRules({ platform: process.platform, home: path.join(b.base, 'home') }),
-    realRoots: [b.ws],
-    lexicalRoots: [b.ws],
-    protectedPaths: [b.auditDir, b.protectedInside],
-  });
 }
 
 function newPool(options: { readonly entry?: URL } = {}): TreeReaderPool {

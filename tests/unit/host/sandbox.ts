@@ -2,7 +2,8 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { FileAccess } from '../../../electron/common/file-access';
-import { createFileAccess } from '../../../electron/main/host/files';
+import { createFileAccess, createPathRules } from '../../../electron/main/host/files';
+import { Confiner } from '../../../electron/main/host/files/confine';
 
 /**
  * A real workspace in a temp folder: ws/ (the root), outside/ (a secret next to it), data/ with the
@@ -79,4 +80,14 @@ export async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
   for await (const item of iterable) out.push(item);
   return out;
+}
+
+/** The confinement the sandbox's FileAccess applies, for tests that drive host internals directly. */
+export function confinerOf(b: Sandbox): Confiner {
+  return new Confiner({
+    rules: createPathRules({ platform: process.platform, home: path.join(b.base, 'home') }),
+    realRoots: [b.ws],
+    lexicalRoots: [b.ws],
+    protectedPaths: [b.auditDir, b.protectedInside],
+  });
 }
