@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../common/canonical-json';
 import type { AnyTool } from '../../../tools/kit/define-tool';
+import { sha256Hex } from './audit-args';
 import frozen from '../../../tools/FROZEN.json';
 
 /**
@@ -13,7 +13,7 @@ export function toolsetDigest(tools: readonly AnyTool[]): string {
   const declared = tools
     .map((t) => ({ name: t.name, risk: t.risk, concurrency: t.concurrency, schema: t.input }))
     .sort((a, b) => (a.name < b.name ? -1 : 1));
-  return createHash('sha256').update(canonicalJson({ tools: declared, files: frozenFiles() })).digest('hex');
+  return sha256Hex(canonicalJson({ tools: declared, files: frozenFiles() }));
 }
 
 export function frozenFiles(): Readonly<Record<string, string>> {
