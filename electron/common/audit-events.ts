@@ -18,7 +18,15 @@ export type AuditEventType =
   | 'approval.decided'
   | 'execution.started'
   | 'execution.finished'
-  | 'gate.error';
+  | 'gate.error'
+  // Written by the ledger itself (electron/main/audit):
+  | 'audit.seal'
+  | 'audit.checkpoint'
+  | 'audit.verify'
+  | 'audit.export'
+  | 'audit.backup'
+  | 'audit.write-failed'
+  | 'retention.deleted';
 
 export interface AuditEventInput {
   readonly type: AuditEventType;

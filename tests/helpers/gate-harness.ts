@@ -1,5 +1,4 @@
 import { afterEach } from 'vitest';
-import Database from 'better-sqlite3';
 import { mkdtemp, mkdir, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -8,7 +7,8 @@ import type { AuditSink } from '../../electron/common/audit-events';
 import type { Lang } from '../../electron/common/i18n';
 import type { AnyTool } from '../../tools/kit/define-tool';
 import type { CallResult } from '../../electron/main/gate';
-import { auditLedgerFile, openSession, type Session } from '../../electron/main/runtime/session';
+import { readLedgerRows } from '../../electron/main/audit';
+import { auditDir, openSession, type Session } from '../../electron/main/runtime/session';
 
 /**
  * The real gate on a temp workspace: real policy loading, real host file access, real audit file.
@@ -86,15 +86,8 @@ export async function createTestGate(options: TestGateOptions = {}): Promise<Tes
     approvals,
     call: (tool, args, signal) => session.gate.call({ tool, args, ...(signal ? { signal } : {}) }),
     async auditEvents() {
-      // A separate read-only connection, as an auditor's tool would open the ledger.
-      const db = new Database(auditLedgerFile(session.dataDir), { readonly: true, fileMustExist: true });
-      try {
-        return (db.prepare('SELECT body FROM entries ORDER BY seq').all() as { body: string }[]).map(
-          (row) => JSON.parse(row.body) as Record<string, unknown>,
-        );
-      } finally {
-        db.close();
-      }
+      // Separate read-only connections, as an auditor's tool would open the ledger.
+      return [...readLedgerRows(auditDir(session.dataDir))].map((row) => JSON.parse(row.body) as Record<string, unknown>);
     },
     async close() {
       try {

@@ -1,12 +1,16 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, readFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SqliteLedger, verifyLedger } from '../../electron/main/audit';
+import { AuditLedger, parseVerificationKey, readLedgerRows, sealKeyPath, verifyLedger } from '../../electron/main/audit';
+import { parseCheckpoint } from '../../electron/main/audit/checkpoint/checkpoint';
+import { takeCheckpoint } from '../../electron/main/audit/checkpoint/checkpoint-store';
 import { computeEntryHash } from '../../electron/main/audit/ledger/chain';
-import { IDENTITY, tempLedgerFile } from '../unit/audit/ledger-helpers';
+import { rowMac, SealKeyFile, type SealKey } from '../../electron/main/audit/ledger/seal-key';
+import { listSegments } from '../../electron/main/audit/ledger/segments';
+import { IDENTITY, manualClock, tempLedgerDir } from '../unit/audit/ledger-helpers';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const APPEND_ONCE = join(REPO, 'tests', 'fixtures', 'audit', 'append-once.ts');
@@ -30,93 +34,241 @@ afterEach(() => {
   for (const cleanup of cleanups.splice(0)) cleanup();
 });
 
-async function ledgerWithRows(count: number): Promise<{ file: string; dir: string }> {
-  const temp = tempLedgerFile();
-  cleanups.push(temp.cleanup);
-  const ledger = SqliteLedger.open(temp.file, IDENTITY);
-  for (let i = 1; i <= count; i += 1) await ledger.append({ type: 'request', data: { prompt: `질문 ${i}` } });
-  await ledger.close();
-  expect(verifyLedger(temp.file)).toEqual({ ok: true, rows: count });
-  return temp;
+interface Built {
+  readonly dir: string;
+  readonly k0: SealKey;
+  readonly clock: ReturnType<typeof manualClock>;
 }
 
-/** As an attacker with write access would: a separate connection that drops the triggers first. */
-function tamper(file: string, action: (db: Database.Database) => void): void {
-  const db = new Database(file);
-  try {
-    db.exec('DROP TRIGGER entries_no_update; DROP TRIGGER entries_no_delete;');
-    action(db);
-  } finally {
+/**
+ * A ledger written over several days and months, like a real office's: one `request` row per
+ * time, plus the seal rows the day changes add. Row seqs are looked up by prompt (`seqOf`).
+ */
+async function ledgerWritten(times: readonly string[]): Promise<Built> {
+  const temp = tempLedgerDir();
+  cleanups.push(temp.cleanup);
+  const clock = manualClock(times[0] ?? '2026-11-02T09:00:00.000Z');
+  const ledger = AuditLedger.open(temp.dir, IDENTITY, { clock: clock.now });
+  const k0 = parseVerificationKey(ledger.takeInitialKey() ?? '');
+  for (const [index, time] of times.entries()) {
+    clock.set(time);
+    await ledger.append({ type: 'request', data: { prompt: `질문 ${index + 1}` } });
+  }
+  await ledger.close();
+  expect(verifyLedger(temp.dir, { key: k0 })).toMatchObject({ ok: true, macChecked: true });
+  return { dir: temp.dir, k0, clock };
+}
+
+/** Five days in one month: rows of days 1–4 are sealed, day 5's are the unsealed tail. */
+const FIVE_DAYS = ['2026-11-02T09:00:00Z', '2026-11-02T10:00:00Z', '2026-11-03T09:00:00Z', '2026-11-04T09:00:00Z', '2026-11-05T09:00:00Z', '2026-11-06T09:00:00Z', '2026-11-06T10:00:00Z'];
+
+function seqOf(dir: string, prompt: string): number {
+  const found = [...readLedgerRows(dir)].find((r) => r.body.includes(`"prompt":"${prompt}"`));
+  if (!found) throw new Error(`test setup: no row with ${prompt}`);
+  return found.seq;
+}
+
+function segmentOf(dir: string, seq: number): string {
+  for (const segment of listSegments(dir)) {
+    const db = new Database(segment.file, { readonly: true });
+    const has = db.prepare('SELECT 1 FROM entries WHERE seq = ?').get(seq);
     db.close();
+    if (has) return segment.file;
+  }
+  throw new Error(`test setup: no segment holds seq ${seq}`);
+}
+
+interface Row {
+  seq: number;
+  body: string;
+  prev_hash: string;
+  entry_hash: string;
+  epoch: number;
+  mac: string;
+}
+
+/** As an attacker with write access would: separate connections that drop the triggers first. */
+function tamper(dir: string, action: (db: Database.Database) => void): void {
+  for (const segment of listSegments(dir)) {
+    const db = new Database(segment.file);
+    try {
+      db.exec('DROP TRIGGER IF EXISTS entries_no_update; DROP TRIGGER IF EXISTS entries_no_delete;');
+      action(db);
+    } finally {
+      db.close();
+    }
   }
 }
 
-function row(db: Database.Database, seq: number): { body: string; prev_hash: string; entry_hash: string } {
-  const found = db
-    .prepare<[number], { body: string; prev_hash: string; entry_hash: string }>(
-      'SELECT body, prev_hash, entry_hash FROM entries WHERE seq = ?',
-    )
-    .get(seq);
-  if (!found) throw new Error(`test setup: no row ${seq}`);
-  return found;
+function rowsOf(db: Database.Database): Row[] {
+  return db.prepare<[], Row>('SELECT seq, body, prev_hash, entry_hash, epoch, mac FROM entries ORDER BY seq').all();
 }
 
-describe('audit ledger tamper evidence', () => {
+/** The attacker's rewrite: new bodies from `fromSeq` on, every hash recomputed, MACs optionally redone with `key`. */
+function rechain(dir: string, fromSeq: number, edit: (body: string) => string, key?: SealKey): void {
+  let prev: string | undefined;
+  tamper(dir, (db) => {
+    for (const row of rowsOf(db)) {
+      if (row.seq < fromSeq) {
+        prev = row.entry_hash;
+        continue;
+      }
+      const body = row.seq === fromSeq ? edit(row.body) : row.body;
+      const hash = computeEntryHash(row.seq, prev ?? row.prev_hash, body);
+      db.prepare('UPDATE entries SET body = ?, prev_hash = ?, entry_hash = ?, epoch = ?, mac = ? WHERE seq = ?').run(
+        body,
+        prev ?? row.prev_hash,
+        hash,
+        key ? key.epoch : row.epoch,
+        key ? rowMac(key, hash) : row.mac,
+        row.seq,
+      );
+      prev = hash;
+    }
+  });
+}
+
+describe('audit ledger tamper evidence (attacker with a separate SQLite connection)', () => {
   it('an edited body is reported at its seq as edited', async () => {
-    const { file } = await ledgerWithRows(5);
-    tamper(file, (db) => {
-      const edited = row(db, 3).body.replace('질문 3', '질문 X');
-      db.prepare('UPDATE entries SET body = ? WHERE seq = 3').run(edited);
-    });
-    expect(verifyLedger(file)).toEqual({ ok: false, firstBadSeq: 3, reason: 'edited' });
+    const { dir } = await ledgerWritten(FIVE_DAYS);
+    const seq = seqOf(dir, '질문 3');
+    tamper(dir, (db) => db.prepare("UPDATE entries SET body = replace(body, '질문 3', '질문 X') WHERE seq = ?").run(seq));
+    expect(verifyLedger(dir)).toMatchObject({ ok: false, firstBadSeq: seq, reason: 'edited' });
   });
 
   it('a deleted middle row is reported as missing at the deleted seq', async () => {
-    const { file } = await ledgerWithRows(5);
-    tamper(file, (db) => db.prepare('DELETE FROM entries WHERE seq = 3').run());
-    expect(verifyLedger(file)).toEqual({ ok: false, firstBadSeq: 3, reason: 'missing' });
+    const { dir } = await ledgerWritten(FIVE_DAYS);
+    tamper(dir, (db) => db.prepare('DELETE FROM entries WHERE seq = 3').run());
+    expect(verifyLedger(dir)).toMatchObject({ ok: false, firstBadSeq: 3, reason: 'missing' });
   });
 
   it('two rows with swapped bodies are reported at the first of them as reordered', async () => {
-    const { file } = await ledgerWithRows(5);
-    tamper(file, (db) => {
-      const second = row(db, 2).body;
-      const fourth = row(db, 4).body;
-      db.prepare('UPDATE entries SET body = ? WHERE seq = 2').run(fourth);
-      db.prepare('UPDATE entries SET body = ? WHERE seq = 4').run(second);
+    const { dir } = await ledgerWritten(FIVE_DAYS);
+    tamper(dir, (db) => {
+      const [, second, , fourth] = rowsOf(db);
+      db.prepare('UPDATE entries SET body = ? WHERE seq = 2').run(fourth?.body);
+      db.prepare('UPDATE entries SET body = ? WHERE seq = 4').run(second?.body);
     });
-    expect(verifyLedger(file)).toEqual({ ok: false, firstBadSeq: 2, reason: 'reordered' });
+    expect(verifyLedger(dir)).toMatchObject({ ok: false, firstBadSeq: 2, reason: 'reordered' });
   });
 
-  it('an edit whose entry_hash was recomputed breaks the link to the next row', async () => {
-    const { file } = await ledgerWithRows(5);
-    tamper(file, (db) => {
-      const original = row(db, 3);
+  it('an edit whose own entry_hash was recomputed breaks the link to the next row', async () => {
+    const { dir } = await ledgerWritten(FIVE_DAYS);
+    const seq = seqOf(dir, '질문 3');
+    tamper(dir, (db) => {
+      const original = rowsOf(db).find((r) => r.seq === seq);
+      if (!original) throw new Error('test setup');
       const edited = original.body.replace('질문 3', '질문 X');
-      db.prepare('UPDATE entries SET body = ?, entry_hash = ? WHERE seq = 3').run(
-        edited,
-        computeEntryHash(3, original.prev_hash, edited),
-      );
+      db.prepare('UPDATE entries SET body = ?, entry_hash = ? WHERE seq = ?').run(edited, computeEntryHash(seq, original.prev_hash, edited), seq);
     });
-    expect(verifyLedger(file)).toEqual({ ok: false, firstBadSeq: 4, reason: 'bad-link' });
+    expect(verifyLedger(dir)).toMatchObject({ ok: false, firstBadSeq: seq + 1, reason: 'bad-link' });
   });
 
-  it('verification leaves the database file byte for byte unchanged', async () => {
-    const { file } = await ledgerWithRows(2);
-    const before = readFileSync(file);
-    expect(verifyLedger(file)).toEqual({ ok: true, rows: 2 });
-    expect(readFileSync(file).equals(before)).toBe(true);
+  it('recomputing the whole unkeyed chain after an edit passes the chain check but not the seals', async () => {
+    const { dir, k0 } = await ledgerWritten(FIVE_DAYS);
+    const seq = seqOf(dir, '질문 3');
+    rechain(dir, seq, (body) => body.replace('질문 3', '질문 X'));
+    // Without the key the chain is self-consistent: that is exactly why the seals exist.
+    expect(verifyLedger(dir)).toMatchObject({ ok: true, macChecked: false });
+    expect(verifyLedger(dir, { key: k0 })).toMatchObject({ ok: false, firstBadSeq: seq, reason: 'bad-mac' });
+  });
+
+  it('an attacker holding the machine\'s current key cannot re-seal earlier days: caught at the first changed row', async () => {
+    const { dir, k0 } = await ledgerWritten(FIVE_DAYS);
+    const current = SealKeyFile.read(sealKeyPath(dir)).key; // everything on disk is theirs
+    const seq = seqOf(dir, '질문 3'); // written on an earlier day
+    rechain(dir, seq, (body) => body.replace('질문 3', '질문 X'), current);
+    expect(verifyLedger(dir)).toMatchObject({ ok: true, macChecked: false });
+    expect(verifyLedger(dir, { key: k0 })).toMatchObject({ ok: false, firstBadSeq: seq, reason: 'bad-mac' });
+  });
+
+  it('truncating into an earlier day and resuming with the current key is caught (journald CVE-2023-31438)', async () => {
+    const { dir, k0 } = await ledgerWritten(FIVE_DAYS);
+    const cut = seqOf(dir, '질문 4');
+    const current = SealKeyFile.read(sealKeyPath(dir)).key;
+    tamper(dir, (db) => {
+      db.prepare('DELETE FROM entries WHERE seq >= ?').run(cut);
+      const last = rowsOf(db).at(-1);
+      if (!last) throw new Error('test setup');
+      const body = last.body.replace(/"seq":\d+/, `"seq":${cut}`).replace(/"prompt":"[^"]*"/, '"prompt":"위조"');
+      const hash = computeEntryHash(cut, last.entry_hash, body);
+      db.prepare('INSERT INTO entries (seq, body, prev_hash, entry_hash, epoch, mac) VALUES (?, ?, ?, ?, ?, ?)').run(cut, body, last.entry_hash, hash, current.epoch, rowMac(current, hash));
+    });
+    expect(verifyLedger(dir)).toMatchObject({ ok: true });
+    expect(verifyLedger(dir, { key: k0 })).toMatchObject({ ok: false, firstBadSeq: cut, reason: 'bad-mac' });
+  });
+
+  it('a truncated tail is detected against a checkpoint taken before, at the first missing seq', async () => {
+    const { dir, k0, clock } = await ledgerWritten(FIVE_DAYS);
+    const ledger = AuditLedger.open(dir, IDENTITY, { clock: clock.now });
+    const taken = await takeCheckpoint(ledger, IDENTITY.hostId, clock.now());
+    await ledger.close();
+    const kept = parseCheckpoint(taken.text);
+    const cut = seqOf(dir, '질문 6');
+    tamper(dir, (db) => db.prepare('DELETE FROM entries WHERE seq >= ?').run(cut));
+    // The chain alone cannot see a clean cut at the end…
+    expect(verifyLedger(dir)).toMatchObject({ ok: true, lastSeq: cut - 1 });
+    // …the checkpoint security staff kept can, with or without the key.
+    expect(verifyLedger(dir, { checkpoints: [kept] })).toMatchObject({ ok: false, firstBadSeq: cut, reason: 'truncated' });
+    expect(verifyLedger(dir, { checkpoints: [kept], key: k0 })).toMatchObject({ ok: false, firstBadSeq: cut, reason: 'truncated' });
+  });
+
+  it('a re-computed chain is detected against a checkpoint even without the key', async () => {
+    const { dir, clock } = await ledgerWritten(FIVE_DAYS);
+    const ledger = AuditLedger.open(dir, IDENTITY, { clock: clock.now });
+    const kept = (await takeCheckpoint(ledger, IDENTITY.hostId, clock.now())).checkpoint;
+    await ledger.close();
+    rechain(dir, seqOf(dir, '질문 2'), (body) => body.replace('질문 2', '질문 X'));
+    expect(verifyLedger(dir, { checkpoints: [kept] })).toMatchObject({ ok: false, firstBadSeq: kept.size, reason: 'rewritten' });
+  });
+
+  it('a forged checkpoint (made to match a rewritten ledger) fails its signature under the key', async () => {
+    const { dir, k0, clock } = await ledgerWritten(FIVE_DAYS);
+    const ledger = AuditLedger.open(dir, IDENTITY, { clock: clock.now });
+    const text = (await takeCheckpoint(ledger, IDENTITY.hostId, clock.now())).text;
+    await ledger.close();
+    const lines = text.split('\n');
+    const forgedHead = [...readLedgerRows(dir)].find((r) => r.seq === 3);
+    lines[1] = '3';
+    lines[2] = Buffer.from(forgedHead?.entryHash ?? '', 'hex').toString('base64');
+    const forged = parseCheckpoint(lines.join('\n'));
+    expect(verifyLedger(dir, { checkpoints: [forged] })).toMatchObject({ ok: true });
+    expect(verifyLedger(dir, { checkpoints: [forged], key: k0 })).toMatchObject({ ok: false, firstBadSeq: 3, reason: 'bad-checkpoint' });
+  });
+
+  it('a deleted segment file is detected at its first seq (oldest and middle)', async () => {
+    const months = ['2026-09-10T09:00:00Z', '2026-09-11T09:00:00Z', '2026-10-10T09:00:00Z', '2026-10-11T09:00:00Z', '2026-11-10T09:00:00Z', '2026-11-11T09:00:00Z'];
+    const middle = await ledgerWritten(months);
+    const octoberFirst = [...readLedgerRows(middle.dir)].find((r) => r.startsSegment)?.seq ?? 0;
+    const october = segmentOf(middle.dir, octoberFirst);
+    rmSync(october);
+    expect(verifyLedger(middle.dir)).toMatchObject({ ok: false, firstBadSeq: octoberFirst, reason: 'segment-link' });
+
+    const oldest = await ledgerWritten(months);
+    rmSync(segmentOf(oldest.dir, 1));
+    expect(verifyLedger(oldest.dir)).toMatchObject({ ok: false, firstBadSeq: 1, reason: 'segment-link' });
+  });
+
+  it('verification leaves every ledger file byte for byte unchanged', async () => {
+    const { dir, k0 } = await ledgerWritten(FIVE_DAYS);
+    const snapshot = () => readdirSync(dir).filter((n) => n.endsWith('.sqlite3') || n === 'seal.key').map((n) => readFileSync(join(dir, n)));
+    const before = snapshot();
+    expect(verifyLedger(dir, { key: k0 })).toMatchObject({ ok: true });
+    expect(snapshot()).toEqual(before);
   });
 
   // Root ignores file modes, so as root the child runs as nobody; that needs a checkout nobody can
   // read (a clone under /root is not), otherwise there is no way to make the file read-only here.
-  it.skipIf(!canRunChildWithReadOnlyFile())('a read-only database file makes append reject, and nothing is half-written', async () => {
-    const { file, dir } = await ledgerWithRows(2);
-    chmodSync(file, 0o444);
-    // The directory stays writable so SQLite can open the file and create its -wal/-shm: the
-    // failure must come from the write itself, at append time.
+  it.skipIf(!canRunChildWithReadOnlyFile())('a read-only segment file makes append reject, and nothing is half-written', async () => {
+    const { dir } = await ledgerWritten(FIVE_DAYS.slice(0, 2));
+    const segment = segmentOf(dir, 1);
+    chmodSync(segment, 0o444);
+    // The folders stay reachable and writable so SQLite can open the file and create its -wal/-shm,
+    // and the key stays readable: the failure must come from the write itself, at append time.
+    chmodSync(dirname(dir), 0o777);
     chmodSync(dir, 0o777);
-    const child = spawnSync(process.execPath, ['--import', 'tsx', APPEND_ONCE, file], {
+    chmodSync(sealKeyPath(dir), 0o644);
+    const child = spawnSync(process.execPath, ['--import', 'tsx', APPEND_ONCE, dir, '2026-11-02T11:00:00Z'], {
       cwd: REPO,
       encoding: 'utf8',
       timeout: 20_000,
@@ -126,17 +278,16 @@ describe('audit ledger tamper evidence', () => {
     const result = JSON.parse(child.stdout.trim()) as { stage: string; error?: string };
     expect(result.stage).toBe('rejected');
     expect(result.error).toMatch(/readonly database/);
-    chmodSync(file, 0o644);
-    expect(verifyLedger(file)).toEqual({ ok: true, rows: 2 });
-    expect(existsSync(file)).toBe(true);
+    chmodSync(segment, 0o644);
+    expect(verifyLedger(dir)).toMatchObject({ ok: true, rows: 2 });
   });
 
   it('a full disk makes append reject, and the rows already written still verify', async () => {
-    const temp = tempLedgerFile();
+    const temp = tempLedgerDir();
     cleanups.push(temp.cleanup);
     // Runs as any user, root included: SQLite's page cap fails writes with SQLITE_FULL, the same
     // error a full disk gives.
-    const ledger = SqliteLedger.open(temp.file, IDENTITY, { maxPages: 16 });
+    const ledger = AuditLedger.open(temp.dir, IDENTITY, { maxPages: 16 });
     let written = 0;
     let failure: unknown;
     try {
@@ -148,6 +299,6 @@ describe('audit ledger tamper evidence', () => {
     expect(written).toBeGreaterThan(0);
     await expect(ledger.append({ type: 'request', data: { prompt: '가'.repeat(500) } })).rejects.toThrow(/full/i);
     await ledger.close();
-    expect(verifyLedger(temp.file)).toEqual({ ok: true, rows: written });
+    expect(verifyLedger(temp.dir)).toMatchObject({ ok: true, rows: written });
   });
 });

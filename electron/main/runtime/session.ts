@@ -6,7 +6,7 @@ import type { ApprovalBroker } from '../../common/approval';
 import type { AuditSink } from '../../common/audit-events';
 import type { FileAccess } from '../../common/file-access';
 import type { Lang } from '../../common/i18n';
-import { SqliteLedger } from '../audit';
+import { AuditLedger, type LedgerIdentity } from '../audit';
 import { Gate, permissionSubjectOf } from '../gate';
 import { createFileAccess } from '../host/files';
 import { builtinPolicy, loadPolicyFile, mergePolicies, parseUserSettings, runPolicyTests } from '../policy';
@@ -42,12 +42,17 @@ export interface Session {
   readonly policy: EffectivePolicy;
   readonly dataDir: string;
   readonly sessionId: string;
+  /**
+   * The audit verification key when this session created the ledger — to be shown once to the
+   * person setting Baram up, for security staff to keep off the machine; undefined afterwards.
+   */
+  readonly auditInitialKey: string | undefined;
   close(): Promise<void>;
 }
 
-/** The hash-chained audit ledger of a data directory (docs/2026-12-02-audit-ledger-foundation.md). */
-export function auditLedgerFile(dataDir: string): string {
-  return join(dataDir, 'audit', 'ledger.sqlite3');
+/** The audit ledger folder of a data directory: monthly segments, sealing key, checkpoints (docs/2026-12-02-audit-*.md). */
+export function auditDir(dataDir: string): string {
+  return join(dataDir, 'audit');
 }
 
 export class SessionError extends Error {
@@ -92,14 +97,12 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   if (testProblems.length > 0) throw new SessionError('The policy\'s own tests fail.', testProblems);
 
   const sessionId = randomUUID();
-  const audit =
-    options.audit ??
-    SqliteLedger.open(auditLedgerFile(realDataDir), {
-      sessionId,
-      osUser: osUser(),
-      appUser: options.appUser ?? osUser(),
-      hostId: createHash('sha256').update(hostname()).digest('hex').slice(0, 16),
-    });
+  const { audit, initialKey } = openAudit(options.audit, auditDir(realDataDir), {
+    sessionId,
+    osUser: osUser(),
+    appUser: options.appUser ?? osUser(),
+    hostId: hostIdOf(hostname()),
+  });
   const gate = new Gate({ tools: options.tools, policy: effective, permissionEnv, files, audit, broker: options.broker, lang: options.lang });
   await gate.start({ policySource: admin.source, policyFile: options.policyFile ?? null });
   return {
@@ -108,6 +111,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     policy: effective,
     dataDir: realDataDir,
     sessionId,
+    auditInitialKey: initialKey,
     /** Records the stop and closes the ledger; a stop that cannot be recorded still closes it, then throws. */
     async close() {
       try {
@@ -117,6 +121,12 @@ export async function openSession(options: SessionOptions): Promise<Session> {
       }
     },
   };
+}
+
+function openAudit(replacement: AuditSink | undefined, dir: string, identity: LedgerIdentity): { audit: AuditSink; initialKey: string | undefined } {
+  if (replacement) return { audit: replacement, initialKey: undefined };
+  const ledger = AuditLedger.open(dir, identity);
+  return { audit: ledger, initialKey: ledger.takeInitialKey() };
 }
 
 async function loadAdminPolicy(file: string | undefined, home: string): Promise<{ policy: Policy; source: 'admin' | 'builtin' }> {
@@ -147,4 +157,9 @@ function applyWorkspace(policy: Policy, source: 'admin' | 'builtin', workspace: 
     throw new SessionError(`--workspace ${dir} lies outside the folders the policy allows (${policy.workspaceRoots.join(', ')}).`);
   }
   return { ...policy, workspaceRoots: [dir] };
+}
+
+/** A stable per-machine id that does not put the host name itself in every record. */
+export function hostIdOf(name: string): string {
+  return createHash('sha256').update(name).digest('hex').slice(0, 16);
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { verifyLedger } from '../../../electron/main/audit';
-import { auditLedgerFile } from '../../../electron/main/runtime/session';
+import { auditDir } from '../../../electron/main/runtime/session';
 import { runCli } from '../../helpers/run-cli';
 
 let base: string;
@@ -44,7 +44,7 @@ describe('baram CLI (SPEC §7)', () => {
     expect(out.auditSeq).toBeGreaterThan(0);
     // The ledger holds the whole session: its start (toolset and policy digests) through the result,
     // and its hash chain verifies.
-    const ledger = auditLedgerFile(data);
+    const ledger = auditDir(data);
     expect(verifyLedger(ledger)).toMatchObject({ ok: true });
     const db = new Database(ledger, { readonly: true });
     const bodies = (db.prepare('SELECT body FROM entries ORDER BY seq').all() as { body: string }[]).map((r) => JSON.parse(r.body) as Record<string, unknown>);

@@ -2,8 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { SqliteLedger, verifyLedger } from '../../../electron/main/audit';
-import { auditLedgerFile } from '../../../electron/main/runtime/session';
+import { AuditLedger, verifyLedger } from '../../../electron/main/audit';
+import { auditDir } from '../../../electron/main/runtime/session';
 import type { AuditEventInput, AuditSink } from '../../../electron/common/audit-events';
 import { createTestGate, useTestGate } from '../../helpers/gate-harness';
 import { resetSeen, seen, testTools } from './test-tools';
@@ -249,12 +249,12 @@ describe('the real ledger behind the gate', () => {
     const g = await open();
     await g.call('probe.write', { file_path: 'a.txt' });
     await g.call('probe.read', { file_path: 'missing-param-typo', count: 'x' });
-    expect(verifyLedger(auditLedgerFile(g.session.dataDir))).toMatchObject({ ok: true });
+    expect(verifyLedger(auditDir(g.session.dataDir))).toMatchObject({ ok: true });
   });
 
   it('refuses to run a tool when the ledger is full, and says so', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'baram-full-ledger-'));
-    const ledger = SqliteLedger.open(join(dir, 'ledger.sqlite3'), { sessionId: 's', osUser: 'u', appUser: 'u', hostId: 'h' }, { maxPages: 16 });
+    const ledger = AuditLedger.open(join(dir, 'audit'), { sessionId: 's', osUser: 'u', appUser: 'u', hostId: 'h' }, { maxPages: 16 });
     const g = await createTestGate({ tools: testTools, files: { 'a.txt': 'hello' }, audit: ledger });
     try {
       // Fill the ledger to its cap (SQLite then fails writes with SQLITE_FULL, as a full disk does).

@@ -6,21 +6,27 @@ import type { LedgerIdentity } from '../../../electron/main/audit/ledger/canonic
 
 export const IDENTITY: LedgerIdentity = { sessionId: 'sess-1', osUser: 'kim', appUser: '김민수', hostId: 'host-abc' };
 
-/** A fresh temp dir for one test's ledger file; `cleanup` removes it. */
-export function tempLedgerFile(): { file: string; dir: string; cleanup: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), 'baram-ledger-'));
-  return { dir, file: join(dir, 'audit.sqlite'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+/** A fresh temp folder for one test's ledger; `cleanup` removes it. */
+export function tempLedgerDir(): { dir: string; cleanup: () => void } {
+  const base = mkdtempSync(join(tmpdir(), 'baram-ledger-'));
+  return { dir: join(base, 'audit'), cleanup: () => rmSync(base, { recursive: true, force: true }) };
 }
 
-/** `const newFile = useTempLedgerFiles()`: each call gives a fresh ledger path, removed after the test. */
-export function useTempLedgerFiles(): () => string {
+/** `const newDir = useTempLedgerDirs()`: each call gives a fresh ledger folder, removed after the test. */
+export function useTempLedgerDirs(): () => string {
   const cleanups: (() => void)[] = [];
   afterEach(() => {
     for (const cleanup of cleanups.splice(0)) cleanup();
   });
   return () => {
-    const temp = tempLedgerFile();
+    const temp = tempLedgerDir();
     cleanups.push(temp.cleanup);
-    return temp.file;
+    return temp.dir;
   };
+}
+
+/** A clock tests move by hand: `clock.set('2026-12-02T10:00:00Z')`. */
+export function manualClock(start: string): { now: () => Date; set: (iso: string) => void } {
+  let current = new Date(start);
+  return { now: () => current, set: (iso) => (current = new Date(iso)) };
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { u64 } from './bytes';
 
 /**
  * Domain separation: a ledger hash can never be confused with any other SHA-256 the app computes
@@ -19,12 +20,10 @@ const HEX_SHA256 = /^[0-9a-f]{64}$/;
 export function computeEntryHash(seq: number, prevHash: string, body: string): string {
   if (!Number.isSafeInteger(seq) || seq < 1) throw new RangeError(`Audit seq must be a positive integer, got ${seq}`);
   if (!HEX_SHA256.test(prevHash)) throw new RangeError('Audit prev_hash must be 64 lowercase hex characters');
-  const seqBytes = Buffer.alloc(8);
-  seqBytes.writeBigUInt64BE(BigInt(seq));
   return createHash('sha256')
     .update(LEDGER_DOMAIN, 'utf8')
     .update(Buffer.from([0]))
-    .update(seqBytes)
+    .update(u64(seq))
     .update(Buffer.from(prevHash, 'hex'))
     .update(body, 'utf8')
     .digest('hex');

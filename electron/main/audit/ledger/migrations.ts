@@ -38,6 +38,15 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX entries_by_event_type ON entries (event_type, seq);
     `,
   },
+  {
+    version: 3,
+    description: 'forward-secure MAC per row: the epoch whose key sealed it and HMAC(key, epoch ‖ entry_hash)',
+    // Outside the hashed body on purpose: the MAC authenticates the chain, it is not part of it.
+    sql: `
+      ALTER TABLE entries ADD COLUMN epoch INTEGER NOT NULL DEFAULT 0 CHECK (epoch >= 0);
+      ALTER TABLE entries ADD COLUMN mac TEXT NOT NULL DEFAULT '' CHECK (mac = '' OR length(mac) = 64);
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -1,0 +1,308 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type Database from 'better-sqlite3';
+import type { AuditEventInput, AuditSink } from '../../../common/audit-events';
+import { buildEventBody, encodeEventBody, type LedgerIdentity } from './canonical-event';
+import { computeEntryHash, GENESIS_PREV_HASH } from './chain';
+import { epochOf, monthOf } from './epochs';
+import { deriveKey, formatVerificationKey, rowMac, SealKeyFile, type SealKey } from './seal-key';
+import { listSegments, openSegmentReader, openSegmentWriter, segmentFile, type WriterOptions } from './segments';
+import { readSealEvent, SEAL_EVENT, type LedgerHead } from './rows';
+
+export interface LedgerOptions extends WriterOptions {
+  /** Time source (tests pin it). */
+  readonly clock?: () => Date;
+  /** Applied to every event before it is encoded (secret redaction: the one choke point before disk). */
+  readonly scrub?: (event: AuditEventInput) => AuditEventInput;
+}
+
+/** The sealing key file of a ledger folder. */
+export function sealKeyPath(dir: string): string {
+  return join(dir, 'seal.key');
+}
+
+interface TailRow {
+  readonly seq: number;
+  readonly entry_hash: string;
+  readonly epoch: number;
+  readonly body: string;
+}
+
+interface SegmentWriter {
+  readonly month: string;
+  readonly db: Database.Database;
+  readonly last: Database.Statement<[], TailRow>;
+  readonly insert: Database.Statement<[number, string, string, string, number, string]>;
+  readonly appendBatch: Database.Transaction<(events: readonly AuditEventInput[]) => number> & {
+    immediate(events: readonly AuditEventInput[]): number;
+  };
+}
+
+/**
+ * The hash-chained, forward-sealed audit ledger (SPEC §3) of one folder of monthly segment files.
+ *
+ * - `append` resolves once the row is committed with synchronous=FULL and rejects on any error, so
+ *   the gate refuses to run a tool whose intent row is not on disk.
+ * - Every row carries a MAC under the current day's sealing key. When the day changes, the next
+ *   write first adds an `audit.seal` row MAC'd with the old key that names the next epoch, then the
+ *   key evolves and the old one is overwritten. A later reader of the machine therefore cannot
+ *   re-forge any earlier day, nor truncate and resume in a later epoch (journald CVE-2023-31438):
+ *   every epoch change must sit on a seal row only the old key could produce.
+ * - Failed appends are counted and recorded by the next append that succeeds (`audit.write-failed`).
+ */
+export class AuditLedger implements AuditSink {
+  private writer: SegmentWriter | undefined;
+  private closed = false;
+  private initialKey: string | undefined;
+  private failures: { count: number; firstAt: string; lastError: string } | undefined;
+  /** Set inside an append transaction that wrote a seal row: the epoch the key file must move to. */
+  private pendingEvolution: number | undefined;
+
+  private constructor(
+    readonly dir: string,
+    private readonly identity: LedgerIdentity,
+    private readonly keyFile: SealKeyFile,
+    private readonly options: LedgerOptions,
+    private readonly clock: () => Date,
+  ) {}
+
+  /**
+   * Opens the ledger folder, creating it and its sealing key on first use. A folder with segments
+   * but no key is refused: silently starting a new key would let someone who deleted the key file
+   * re-seal history.
+   */
+  static open(dir: string, identity: LedgerIdentity, options: LedgerOptions = {}): AuditLedger {
+    const clock = options.clock ?? (() => new Date());
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const keyPath = sealKeyPath(dir);
+    let keyFile: SealKeyFile;
+    let initialKey: string | undefined;
+    if (existsSync(keyPath)) {
+      keyFile = SealKeyFile.read(keyPath);
+    } else {
+      if (listSegments(dir).length > 0) {
+        throw new Error(
+          `감사 기록의 봉인 키(${keyPath})가 없습니다. 데이터 폴더 백업에서 복원하거나 보안 담당자에게 문의하세요. / The audit sealing key ${keyPath} is missing while records exist; restore it from a backup of the data folder or ask security staff — Baram will not start a new key over existing records.`,
+        );
+      }
+      const created = SealKeyFile.create(keyPath, epochOf(clock()));
+      keyFile = created.file;
+      initialKey = formatVerificationKey(created.initial);
+      created.initial.key.fill(0);
+    }
+    const ledger = new AuditLedger(dir, identity, keyFile, options, clock);
+    ledger.initialKey = initialKey;
+    try {
+      ledger.writerFor(monthOf(clock()));
+      ledger.catchUpKey(ledger.head());
+    } catch (error) {
+      ledger.closeWriter();
+      keyFile.erase();
+      throw error;
+    }
+    return ledger;
+  }
+
+  /**
+   * The verification key, exactly once, when this open created the ledger. Security staff must keep
+   * it off the machine: it is the only way to check the seals later.
+   */
+  takeInitialKey(): string | undefined {
+    const key = this.initialKey;
+    this.initialKey = undefined;
+    return key;
+  }
+
+  async append(event: AuditEventInput): Promise<number> {
+    if (this.closed) throw new Error(`Audit ledger ${this.dir} is closed; nothing can be logged or run.`);
+    const events = this.failures ? [this.failureEvent(this.failures), event] : [event];
+    try {
+      const seq = this.commitBatch(this.currentMonth(), events.map((e) => this.scrub(e)));
+      this.failures = undefined;
+      return seq;
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      this.failures = {
+        count: (this.failures?.count ?? 0) + 1,
+        firstAt: this.failures?.firstAt ?? this.clock().toISOString(),
+        lastError: reason,
+      };
+      throw new Error(`Audit ledger ${this.dir} could not write the ${event.type} event: ${reason}`, { cause: error });
+    }
+  }
+
+  /** The last committed row across all segments (any process), or seq 0 for an empty ledger. */
+  head(): LedgerHead {
+    const month = this.currentMonth();
+    const own = this.writerFor(month).last.get();
+    const row = own ?? lastRowBefore(this.dir, month);
+    if (!row) return { seq: 0, entryHash: GENESIS_PREV_HASH, epoch: this.keyFile.key.epoch };
+    return { seq: row.seq, entryHash: row.entry_hash, epoch: row.epoch };
+  }
+
+  /**
+   * Writes the seal row now if the day has changed since the last row, so the key in use matches
+   * today (checkpoints sign with it, and an idle machine still moves its key forward daily).
+   * Returns the sealing key's epoch afterwards.
+   */
+  sealIfDue(): number {
+    if (this.closed) throw new Error(`Audit ledger ${this.dir} is closed.`);
+    const today = epochOf(this.clock());
+    if (this.keyFile.reload().epoch >= today) return this.keyFile.key.epoch;
+    this.commitBatch(this.currentMonth(), []);
+    return this.keyFile.key.epoch;
+  }
+
+  /** Runs `use` with the current sealing key (checkpoint signatures); the key never leaves this call. */
+  withCurrentKey<T>(use: (key: SealKey) => T): T {
+    return use(this.keyFile.key);
+  }
+
+  /** Appended as the first row after a stretch of failed writes, so the gap itself is on record. */
+  private failureEvent(failures: { count: number; firstAt: string; lastError: string }): AuditEventInput {
+    return { type: 'audit.write-failed', outcome: 'error', data: { failedAppends: failures.count, firstFailedAt: failures.firstAt, lastError: failures.lastError } };
+  }
+
+  private scrub(event: AuditEventInput): AuditEventInput {
+    return this.options.scrub ? this.options.scrub(event) : event;
+  }
+
+  /** Never earlier than the newest segment: a clock set back must not reopen a closed month. */
+  private currentMonth(): string {
+    const now = monthOf(this.clock());
+    const newest = this.writer?.month ?? listSegments(this.dir).at(-1)?.month;
+    return newest !== undefined && newest > now ? newest : now;
+  }
+
+  private writerFor(month: string): SegmentWriter {
+    if (this.writer?.month === month) return this.writer;
+    const db = openSegmentWriter(segmentFile(this.dir, month), this.options);
+    this.closeWriter();
+    const writer: SegmentWriter = {
+      month,
+      db,
+      last: db.prepare<[], TailRow>('SELECT seq, entry_hash, epoch, body FROM entries ORDER BY seq DESC LIMIT 1'),
+      insert: db.prepare<[number, string, string, string, number, string]>(
+        'INSERT INTO entries (seq, body, prev_hash, entry_hash, epoch, mac) VALUES (?, ?, ?, ?, ?, ?)',
+      ),
+      appendBatch: db.transaction((events: readonly AuditEventInput[]) => this.appendRows(writer, events)) as SegmentWriter['appendBatch'],
+    };
+    this.writer = writer;
+    return writer;
+  }
+
+  /**
+   * Inside one IMMEDIATE transaction (the write lock is taken before the tail is read, so no other
+   * connection can slip a row in between): seal the previous epoch if the day changed, then write
+   * the events. The key file moves forward only after the seal row is committed; a crash in between
+   * is repaired by `catchUpKey` on the next write.
+   */
+  private appendRows(writer: SegmentWriter, events: readonly AuditEventInput[]): number {
+    const now = this.clock();
+    const tail = writer.last.get() ?? lastRowBefore(this.dir, writer.month);
+    let seq = tail?.seq ?? 0;
+    let prevHash = tail?.entry_hash ?? GENESIS_PREV_HASH;
+    let key = this.catchUpKey(tail ? { seq: tail.seq, entryHash: tail.entry_hash, epoch: tail.epoch, body: tail.body } : undefined);
+
+    const write = (event: AuditEventInput, sealKey: SealKey): void => {
+      seq += 1;
+      const body = encodeEventBody(buildEventBody(seq, now, this.identity, event));
+      const entryHash = computeEntryHash(seq, prevHash, body);
+      writer.insert.run(seq, body, prevHash, entryHash, sealKey.epoch, rowMac(sealKey, entryHash));
+      prevHash = entryHash;
+    };
+
+    const today = epochOf(now);
+    let evolvedTo: SealKey | undefined;
+    if (today > key.epoch) {
+      write({ type: SEAL_EVENT, data: { sealedEpoch: key.epoch, nextEpoch: today, sealedThroughSeq: seq } }, key);
+      evolvedTo = deriveKey(key, today);
+      key = evolvedTo;
+    }
+    for (const event of events) write(event, key);
+    if (evolvedTo) {
+      // The file follows once the surrounding transaction has committed (commitBatch).
+      this.pendingEvolution = evolvedTo.epoch;
+      evolvedTo.key.fill(0);
+    }
+    return seq;
+  }
+
+  /** Runs one append transaction, then moves the key file forward if it wrote a seal row. */
+  private commitBatch(month: string, events: readonly AuditEventInput[]): number {
+    this.pendingEvolution = undefined;
+    let seq: number;
+    try {
+      seq = this.writerFor(month).appendBatch.immediate(events);
+    } catch (error) {
+      this.pendingEvolution = undefined;
+      throw error;
+    }
+    const target = this.pendingEvolution;
+    this.pendingEvolution = undefined;
+    if (target !== undefined) this.evolveKeyFile(target);
+    return seq;
+  }
+
+  /**
+   * Brings the key file up to what the ledger already records: another process may have evolved
+   * it, or a crash may have left it one step behind a committed seal row.
+   */
+  private catchUpKey(tail: (LedgerHead & { body?: string }) | undefined): SealKey {
+    let key = this.keyFile.key;
+    if (!tail || tail.seq === 0) return key;
+    if (tail.epoch > key.epoch) key = this.keyFile.reload();
+    const seal = tail.body !== undefined ? readSealEvent(tail.body) : undefined;
+    const required = Math.max(tail.epoch, seal?.nextEpoch ?? 0);
+    if (required > key.epoch) key = this.keyFile.evolveTo(required);
+    return key;
+  }
+
+  private evolveKeyFile(epoch: number): void {
+    if (this.closed) return;
+    try {
+      this.keyFile.evolveTo(epoch);
+    } catch {
+      // The seal row is committed; the next write repairs the key file (catchUpKey) or fails closed.
+    }
+  }
+
+  private closeWriter(): void {
+    this.writer?.db.close();
+    this.writer = undefined;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    const tail = this.writer ? this.head() : undefined;
+    // Finish an evolution a just-committed seal asked for before forgetting the key.
+    if (tail) this.catchUpKeyQuietly(tail);
+    this.closed = true;
+    this.closeWriter();
+    this.keyFile.erase();
+  }
+
+  private catchUpKeyQuietly(head: LedgerHead): void {
+    try {
+      const last = this.writer?.last.get();
+      this.catchUpKey(last ? { ...head, body: last.body } : head);
+    } catch {
+      // Closing must not fail over the key file; the next open repairs it.
+    }
+  }
+}
+
+/** The newest row of the segments before `month` (a fresh month's first row links to it). */
+function lastRowBefore(dir: string, month: string): TailRow | undefined {
+  const older = listSegments(dir).filter((s) => s.month < month).reverse();
+  for (const segment of older) {
+    const db = openSegmentReader(segment.file);
+    try {
+      const row = db.prepare<[], TailRow>('SELECT seq, entry_hash, epoch, body FROM entries ORDER BY seq DESC LIMIT 1').get();
+      if (row) return row;
+    } finally {
+      db.close();
+    }
+  }
+  return undefined;
+}

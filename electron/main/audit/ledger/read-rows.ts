@@ -1,0 +1,44 @@
+import type { LedgerRow } from './rows';
+import { schemaVersion } from './migrations';
+import { listSegments, openSegmentReader } from './segments';
+
+interface StoredRow {
+  readonly seq: number;
+  readonly body: string;
+  readonly prev_hash: string;
+  readonly entry_hash: string;
+  readonly epoch: number;
+  readonly mac: string;
+}
+
+export interface SegmentRow extends LedgerRow {
+  /** The first row read from a segment after the first: where segment links are checked. */
+  readonly startsSegment: boolean;
+}
+
+/**
+ * Every row of a ledger folder in seq order (optionally from `fromSeq`), segment by segment, each
+ * through its own read-only connection: readers never write and never trust the writer's state.
+ */
+export function* readLedgerRows(dir: string, fromSeq = 1): Generator<SegmentRow> {
+  let segmentsRead = 0;
+  for (const segment of listSegments(dir)) {
+    const db = openSegmentReader(segment.file);
+    try {
+      let first = segmentsRead > 0;
+      // A segment written before sealing existed (schema < 3) has no seal columns, and a reader must
+      // not migrate it: its rows read as unsealed (epoch 0, no MAC) and verify by chain alone.
+      const sealColumns = schemaVersion(db) >= 3 ? 'epoch, mac' : "0 AS epoch, '' AS mac";
+      const rows = db
+        .prepare<[number], StoredRow>(`SELECT seq, body, prev_hash, entry_hash, ${sealColumns} FROM entries WHERE seq >= ? ORDER BY seq`)
+        .iterate(fromSeq);
+      for (const row of rows) {
+        yield { seq: row.seq, body: row.body, prevHash: row.prev_hash, entryHash: row.entry_hash, epoch: row.epoch, mac: row.mac, startsSegment: first };
+        first = false;
+      }
+      segmentsRead += 1;
+    } finally {
+      db.close();
+    }
+  }
+}

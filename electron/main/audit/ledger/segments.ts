@@ -1,0 +1,69 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { migrate } from './migrations';
+
+/**
+ * Monthly segment files of one ledger folder: `ledger-YYYY-MM.sqlite3`. seq runs on across
+ * segments, and the first row of a segment links (prev_hash) to the last row of the one before,
+ * so the files form one chain; retention can then drop whole old months (retention.ts).
+ */
+const SEGMENT_NAME = /^ledger-(\d{4}-\d{2})\.sqlite3$/;
+
+export interface SegmentRef {
+  readonly month: string;
+  readonly file: string;
+}
+
+export function segmentFile(dir: string, month: string): string {
+  return join(dir, `ledger-${month}.sqlite3`);
+}
+
+/** The segments present in `dir`, oldest first. */
+export function listSegments(dir: string): SegmentRef[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .map((name) => SEGMENT_NAME.exec(name))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => ({ month: m[1] ?? '', file: join(dir, m[0]) }))
+    .sort((a, b) => a.month.localeCompare(b.month));
+}
+
+export interface WriterOptions {
+  /** Largest database size in pages; beyond it appends fail as on a full disk (tests). */
+  readonly maxPages?: number;
+}
+
+/**
+ * A writing connection to one segment, with the durability the ledger promises: WAL with
+ * synchronous=FULL, read back and refused otherwise — better-sqlite3's build makes WAL default to
+ * NORMAL, which can lose the last committed rows (the intent rows the gate relies on) on power loss.
+ */
+export function openSegmentWriter(file: string, options: WriterOptions = {}): Database.Database {
+  const db = new Database(file);
+  try {
+    // A busy writer elsewhere (the desktop app while `baram audit export` runs) is waited for, not failed.
+    db.pragma('busy_timeout = 5000');
+    if (options.maxPages !== undefined) db.pragma(`max_page_count = ${Math.max(1, Math.trunc(options.maxPages))}`);
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    const journal = db.pragma('journal_mode', { simple: true }) as string;
+    const sync = db.pragma('synchronous', { simple: true }) as number;
+    // synchronous: 0 OFF, 1 NORMAL, 2 FULL, 3 EXTRA.
+    if (journal !== 'wal' || sync !== 2) {
+      throw new Error(`Audit ledger ${file} did not accept journal_mode=WAL and synchronous=FULL (got ${journal}, ${sync}); refusing to log with weaker durability.`);
+    }
+    migrate(db);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+/** Read-only connection for verify, export and the viewer: they never write and never trust the writer. */
+export function openSegmentReader(file: string): Database.Database {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  db.pragma('busy_timeout = 5000');
+  return db;
+}
