@@ -3,8 +3,7 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import Database from 'better-sqlite3';
-import { verifyLedger } from '../../../electron/main/audit';
+import { readLedgerRows, verifyLedger } from '../../../electron/main/audit';
 import { auditDir } from '../../../electron/main/runtime/session';
 import { runCli } from '../../helpers/run-cli';
 
@@ -46,9 +45,7 @@ describe('baram CLI (SPEC §7)', () => {
     // and its hash chain verifies.
     const ledger = auditDir(data);
     expect(verifyLedger(ledger)).toMatchObject({ ok: true });
-    const db = new Database(ledger, { readonly: true });
-    const bodies = (db.prepare('SELECT body FROM entries ORDER BY seq').all() as { body: string }[]).map((r) => JSON.parse(r.body) as Record<string, unknown>);
-    db.close();
+    const bodies = [...readLedgerRows(ledger)].map((row) => JSON.parse(row.body) as Record<string, unknown>);
     const start = bodies.find((b) => b.type === 'session.start');
     expect(start?.data).toMatchObject({ toolsetDigest: expect.stringMatching(/^[0-9a-f]{64}$/), policyDigest: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(bodies.find((b) => b.seq === out.auditSeq)).toMatchObject({ type: 'execution.finished', outcome: 'ok', tool: 'filesystem.read' });
