@@ -10,6 +10,7 @@ import { assertNever } from '../../common/assert-never';
 import { isFailure, type AnyTool, type Plan, type PlanContext } from '../../../tools/kit/define-tool';
 import { evaluatePermission } from '../policy';
 import type { EffectivePolicy, PermissionEnv, PermissionVerdict, SessionGrant } from '../policy/types';
+import { redactSecretsDeep } from '../audit';
 import { auditArguments, sha256Hex } from './audit-args';
 import { builtinTools } from './catalog';
 import { closest } from '../../common/did-you-mean';
@@ -130,7 +131,7 @@ class CallRun {
     const signal = request.signal ?? NEVER_ABORTED;
     const args = normalizeNulls(request.args);
     const isObject = typeof args === 'object' && args !== null && !Array.isArray(args);
-    await this.record({ type: 'tool.proposed', data: isObject ? auditArguments(args as Record<string, unknown>) : { args } });
+    await this.record({ type: 'tool.proposed', data: auditArguments(args) });
 
     // 1. Permission — before schema validation, so an unpermitted tool's schema errors never reveal
     //    that it exists or what it takes (G-ORDER). Unknown tools are denied here too.
@@ -162,7 +163,10 @@ class CallRun {
       await this.recordVerdict(finalVerdict, { scope: 'expanded-targets' });
       if (finalVerdict.decision === 'deny') return this.finish('denied', this.denyText(finalVerdict));
     }
-    const digest = sha256Hex(canonicalJson({ tool: tool.name, args: input, targets: plan.targets.map((t) => [t.path, t.to ?? null, t.fingerprint]) }));
+    // Over the arguments with secrets replaced: the digest is recorded in the ledger, where a digest
+    // over a short secret could be brute-forced (audit-args.ts); within this call the input never
+    // changes, so binding the approval to the plan loses nothing.
+    const digest = sha256Hex(canonicalJson({ tool: tool.name, args: redactSecretsDeep(input), targets: plan.targets.map((t) => [t.path, t.to ?? null, t.fingerprint]) }));
 
     // 4. Approval.
     if (finalVerdict.decision === 'ask') {

@@ -2,18 +2,18 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { AuditEventInput, AuditSink } from '../../../common/audit-events';
+import { redactSecretsDeep } from '../redact';
 import { buildEventBody, encodeEventBody, type LedgerIdentity } from './canonical-event';
 import { computeEntryHash, GENESIS_PREV_HASH } from './chain';
 import { epochOf, monthOf } from './epochs';
 import { deriveKey, formatVerificationKey, rowMac, SealKeyFile, type SealKey } from './seal-key';
+import { schemaVersion } from './migrations';
 import { listSegments, openSegmentReader, openSegmentWriter, segmentFile, type WriterOptions } from './segments';
 import { readSealEvent, SEAL_EVENT, type LedgerHead } from './rows';
 
 export interface LedgerOptions extends WriterOptions {
   /** Time source (tests pin it). */
   readonly clock?: () => Date;
-  /** Applied to every event before it is encoded (secret redaction: the one choke point before disk). */
-  readonly scrub?: (event: AuditEventInput) => AuditEventInput;
 }
 
 /** The sealing key file of a ledger folder. */
@@ -163,8 +163,16 @@ export class AuditLedger implements AuditSink {
     return { type: 'audit.write-failed', outcome: 'error', data: { failedAppends: failures.count, firstFailedAt: failures.firstAt, lastError: failures.lastError } };
   }
 
+  /**
+   * The one choke point before disk: whatever a caller put in targets or data (command lines, URLs,
+   * file contents, tool details), secrets leave here as `[redacted]` (SPEC §3, redact.ts).
+   */
   private scrub(event: AuditEventInput): AuditEventInput {
-    return this.options.scrub ? this.options.scrub(event) : event;
+    return {
+      ...event,
+      ...(event.target ? { target: redactSecretsDeep(event.target) as string[] } : {}),
+      ...(event.data ? { data: redactSecretsDeep(event.data) as Record<string, unknown> } : {}),
+    };
   }
 
   /** Never earlier than the newest segment: a clock set back must not reopen a closed month. */
@@ -298,6 +306,8 @@ function lastRowBefore(dir: string, month: string): TailRow | undefined {
   for (const segment of older) {
     const db = openSegmentReader(segment.file);
     try {
+      // A file a crash left between creation and its first migration holds no rows yet.
+      if (schemaVersion(db) === 0) continue;
       const row = db.prepare<[], TailRow>('SELECT seq, entry_hash, epoch, body FROM entries ORDER BY seq DESC LIMIT 1').get();
       if (row) return row;
     } finally {

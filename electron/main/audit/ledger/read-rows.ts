@@ -25,6 +25,8 @@ export function* readLedgerRows(dir: string, fromSeq = 1): Generator<SegmentRow>
   for (const segment of listSegments(dir)) {
     const db = openSegmentReader(segment.file);
     try {
+      // A file a crash left between creation and its first migration holds no table yet: no rows.
+      if (schemaVersion(db) === 0) continue;
       let first = segmentsRead > 0;
       // A segment written before sealing existed (schema < 3) has no seal columns, and a reader must
       // not migrate it: its rows read as unsealed (epoch 0, no MAC) and verify by chain alone.
