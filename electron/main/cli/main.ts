@@ -7,6 +7,7 @@ import { openSession, SessionError } from '../runtime/session';
 import { adminPolicyIfPresent, defaultDataDir } from '../runtime/paths';
 import { osUser } from '../runtime/os-user';
 import { flagString, parseArgs, UsageError } from './args';
+import { auditCommand, verificationKeyNotice } from './audit-command';
 import { checkPolicyCommand } from './policy-check';
 import { terminalBroker } from './terminal-approval';
 
@@ -25,6 +26,14 @@ const HELP = `baram — 바람 command line
         --data-dir DIR    Baram's data: audit log, trash (default: ${defaultDataDir()})
         --approve all|none|ask   who approves "ask" decisions (default: ask on a terminal, else none)
         --lang ko|en      language of messages (default: ko)
+  baram audit verify [--key K0] [--checkpoint FILE]... [--file EXPORT.jsonl] [--json]
+                                             check the audit ledger (or an export); exit 0 OK, 1 damaged
+  baram audit export --format jsonl|csv|syslog|cef --out FILE [--from DATE] [--to DATE]
+  baram audit checkpoint                     take a checkpoint now; print it as text and QR code
+  baram audit tail [--lines N] [--follow]    the latest events, one per line
+  baram audit backup --out DIR               copy the ledger with SQLite's backup API
+  baram audit init                           set up auditing and show the verification key once
+        (all audit commands take --data-dir DIR)
   baram policy check FILE                    validate a policy file and run its embedded tests
 
 Exit codes: 0 ok · 3 blocked by the gate (denied, invalid, refused) · 2 usage · 1 other failure
@@ -47,6 +56,8 @@ export async function main(argv: readonly string[]): Promise<number> {
         return toolsCommand(rest);
       case 'call':
         return await callCommand(rest);
+      case 'audit':
+        return await auditCommand(rest, process.stdout, version());
       case 'policy':
         if (rest[0] === 'check') return await checkPolicyCommand(rest.slice(1));
         throw new UsageError(`Unknown policy command '${rest[0] ?? ''}'. Use: baram policy check FILE`);
@@ -62,7 +73,9 @@ export async function main(argv: readonly string[]): Promise<number> {
       process.stderr.write(`baram: ${e.message}\n`);
       return 1;
     }
-    throw e;
+    // Anything else is reported as a sentence, not a stack trace; BARAM_DEBUG=1 shows the stack.
+    process.stderr.write(`baram: ${e instanceof Error ? (process.env.BARAM_DEBUG ? e.stack : e.message) : String(e)}\n`);
+    return 1;
   }
 }
 
@@ -100,6 +113,7 @@ async function callCommand(rest: readonly string[]): Promise<number> {
     lang,
     broker: brokerFor(approve),
   });
+  if (session.auditInitialKey) process.stderr.write(`${verificationKeyNotice(session.auditInitialKey)}\n`);
   const controller = new AbortController();
   const onSigint = () => controller.abort();
   process.once('SIGINT', onSigint);

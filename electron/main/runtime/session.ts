@@ -12,6 +12,7 @@ import { createFileAccess } from '../host/files';
 import { builtinPolicy, loadPolicyFile, mergePolicies, parseUserSettings, runPolicyTests } from '../policy';
 import type { AnyTool } from '../../../tools/kit/define-tool';
 import { isInside } from '../policy/paths';
+import { startAuditUpkeep, type AuditUpkeep } from './audit-upkeep';
 import { osUser } from './os-user';
 import type { EffectivePolicy, PermissionEnv, Policy, PolicyProblem, UserSettings } from '../policy/types';
 
@@ -97,14 +98,19 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   if (testProblems.length > 0) throw new SessionError('The policy\'s own tests fail.', testProblems);
 
   const sessionId = randomUUID();
-  const { audit, initialKey } = openAudit(options.audit, auditDir(realDataDir), {
-    sessionId,
-    osUser: osUser(),
-    appUser: options.appUser ?? osUser(),
-    hostId: hostIdOf(hostname()),
-  });
+  const identity: LedgerIdentity = { sessionId, osUser: osUser(), appUser: options.appUser ?? osUser(), hostId: hostIdOf(hostname()) };
+  const ledger = options.audit ? undefined : AuditLedger.open(auditDir(realDataDir), identity);
+  const audit: AuditSink = options.audit ?? (ledger as AuditLedger);
+  const initialKey = ledger?.takeInitialKey();
   const gate = new Gate({ tools: options.tools, policy: effective, permissionEnv, files, audit, broker: options.broker, lang: options.lang });
-  await gate.start({ policySource: admin.source, policyFile: options.policyFile ?? null });
+  let upkeep: AuditUpkeep | undefined;
+  try {
+    await gate.start({ policySource: admin.source, policyFile: options.policyFile ?? null });
+    if (ledger) upkeep = await startAuditUpkeep(ledger, identity.hostId, effective.policy.audit.retentionDays);
+  } catch (error) {
+    await audit.close();
+    throw error;
+  }
   return {
     gate,
     files,
@@ -114,6 +120,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     auditInitialKey: initialKey,
     /** Records the stop and closes the ledger; a stop that cannot be recorded still closes it, then throws. */
     async close() {
+      upkeep?.stop();
       try {
         await gate.stop();
       } finally {
@@ -121,12 +128,6 @@ export async function openSession(options: SessionOptions): Promise<Session> {
       }
     },
   };
-}
-
-function openAudit(replacement: AuditSink | undefined, dir: string, identity: LedgerIdentity): { audit: AuditSink; initialKey: string | undefined } {
-  if (replacement) return { audit: replacement, initialKey: undefined };
-  const ledger = AuditLedger.open(dir, identity);
-  return { audit: ledger, initialKey: ledger.takeInitialKey() };
 }
 
 async function loadAdminPolicy(file: string | undefined, home: string): Promise<{ policy: Policy; source: 'admin' | 'builtin' }> {

@@ -18,6 +18,8 @@ export interface TakenCheckpoint {
   readonly text: string;
   readonly file: string;
   readonly checkpoint: Checkpoint;
+  /** seq of the `audit.checkpoint` row that records it (the row right after the checkpoint's head, unless another process wrote in between). */
+  readonly recordSeq: number;
 }
 
 /** Takes a checkpoint of the ledger's current head now. */
@@ -30,8 +32,8 @@ export async function takeCheckpoint(ledger: AuditLedger, hostId: string, now: D
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const file = join(dir, `checkpoint-${String(head.seq).padStart(12, '0')}-${now.getTime()}.txt`);
   writeDurably(file, text);
-  await ledger.append({ type: 'audit.checkpoint', data: { size: head.seq, rootHash: head.entryHash, text } });
-  return { text, file, checkpoint: parseCheckpoint(text) };
+  const recordSeq = await ledger.append({ type: 'audit.checkpoint', data: { size: head.seq, rootHash: head.entryHash, text } });
+  return { text, file, checkpoint: parseCheckpoint(text), recordSeq };
 }
 
 /**

@@ -1,12 +1,12 @@
+import type { AuditEventType } from '../../../common/audit-events';
 import type { Text } from '../../../common/i18n';
 import type { EventFields } from './event-fields';
 
 /**
- * Human names of event types, for the one-line summaries of syslog and CEF. Keyed by string rather
- * than by AuditEventType so the types the ledger adds (audit.*, segment.start, retention.deleted)
- * can be named here before the union has them; an unnamed type shows as itself, never as nothing.
+ * Human names of event types, for summaries (syslog, CEF, `baram audit tail`). Complete by type; a
+ * row from a newer build with a type this build does not know shows as itself, never as nothing.
  */
-const EVENT_TYPE_LABELS: Readonly<Record<string, Text>> = {
+const EVENT_TYPE_LABELS: Readonly<Record<AuditEventType, Text>> = {
   'session.start': { ko: '세션 시작', en: 'Session started' },
   'session.stop': { ko: '세션 종료', en: 'Session stopped' },
   request: { ko: '사용자 요청', en: 'User request' },
@@ -25,13 +25,13 @@ const EVENT_TYPE_LABELS: Readonly<Record<string, Text>> = {
   'audit.export': { ko: '감사 기록 내보내기', en: 'Audit exported' },
   'audit.checkpoint': { ko: '감사 체크포인트', en: 'Audit checkpoint' },
   'audit.seal': { ko: '감사 구간 봉인', en: 'Audit epoch sealed' },
-  'segment.start': { ko: '감사 파일 시작', en: 'Audit segment started' },
+  'audit.backup': { ko: '감사 기록 백업', en: 'Audit backed up' },
   'retention.deleted': { ko: '보존 기간 만료 삭제', en: 'Retention deletion' },
   'audit.write-failed': { ko: '감사 기록 실패', en: 'Audit write failed' },
 };
 
 export function eventTypeLabel(type: string): Text {
-  return EVENT_TYPE_LABELS[type] ?? { ko: type, en: type };
+  return (EVENT_TYPE_LABELS as Readonly<Record<string, Text>>)[type] ?? { ko: type, en: type };
 }
 
 /** A summary names one target; a long command line would otherwise push everything else off a SIEM's list view. */

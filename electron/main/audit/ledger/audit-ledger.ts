@@ -282,21 +282,19 @@ export class AuditLedger implements AuditSink {
 
   async close(): Promise<void> {
     if (this.closed) return;
-    const tail = this.writer ? this.head() : undefined;
-    // Finish an evolution a just-committed seal asked for before forgetting the key.
-    if (tail) this.catchUpKeyQuietly(tail);
+    // Finish an evolution a just-committed seal asked for before forgetting the key (a seal row is
+    // always in the segment being written, so the writer's own tail is the one that matters).
+    const last = this.writer?.last.get();
+    if (last) {
+      try {
+        this.catchUpKey({ seq: last.seq, entryHash: last.entry_hash, epoch: last.epoch, body: last.body });
+      } catch {
+        // Closing must not fail over the key file; the next open repairs it.
+      }
+    }
     this.closed = true;
     this.closeWriter();
     this.keyFile.erase();
-  }
-
-  private catchUpKeyQuietly(head: LedgerHead): void {
-    try {
-      const last = this.writer?.last.get();
-      this.catchUpKey(last ? { ...head, body: last.body } : head);
-    } catch {
-      // Closing must not fail over the key file; the next open repairs it.
-    }
   }
 }
 

@@ -1,0 +1,46 @@
+import { copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { checkpointsDir } from './checkpoint/checkpoint-store';
+import type { AuditLedger } from './ledger/audit-ledger';
+import { listSegments, openSegmentReader } from './ledger/segments';
+
+export interface BackupSummary {
+  readonly dir: string;
+  readonly segments: readonly string[];
+  readonly checkpoints: number;
+}
+
+/**
+ * Copies the ledger's segments with SQLite's online backup API — never a file copy of a live
+ * database, which can capture a half-applied WAL — plus the checkpoint texts, into a new folder.
+ * The sealing key is NOT copied: a backup holding today's key would let its reader forge rows from
+ * today on; the backup is verifiable with the verification key security staff hold.
+ */
+export async function backupLedger(ledger: AuditLedger, outDir: string): Promise<BackupSummary> {
+  const dir = resolve(outDir);
+  if (existsSync(dir) && readdirSync(dir).length > 0) {
+    throw new Error(`${dir} 폴더가 비어 있지 않습니다. 새 폴더를 주세요. / ${dir} is not empty; give a new or empty folder for the backup.`);
+  }
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const segments: string[] = [];
+  for (const segment of listSegments(ledger.dir)) {
+    const source = openSegmentReader(segment.file);
+    try {
+      await source.backup(join(dir, basename(segment.file)));
+    } finally {
+      source.close();
+    }
+    segments.push(basename(segment.file));
+  }
+  let checkpoints = 0;
+  const from = checkpointsDir(ledger.dir);
+  if (existsSync(from)) {
+    mkdirSync(join(dir, 'checkpoints'), { mode: 0o700 });
+    for (const name of readdirSync(from).filter((n) => n.endsWith('.txt'))) {
+      copyFileSync(join(from, name), join(dir, 'checkpoints', name));
+      checkpoints += 1;
+    }
+  }
+  await ledger.append({ type: 'audit.backup', actionClass: '전송', target: [dir], outcome: 'ok', data: { segments, checkpoints } });
+  return { dir, segments, checkpoints };
+}

@@ -1,0 +1,265 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import {
+  AuditLedger,
+  backupLedger,
+  EXPORT_FORMATS,
+  eventFields,
+  eventSummary,
+  exportLedger,
+  listSegments,
+  parseCheckpoint,
+  parseVerificationKey,
+  qrTerminalText,
+  readLedgerRows,
+  sealKeyPath,
+  takeCheckpoint,
+  verifyExportFile,
+  verifyLedger,
+  type Checkpoint,
+  type ExportFormat,
+  type LedgerIdentity,
+  type LedgerVerdict,
+  type StoredEventBody,
+  type VerifyOptions,
+} from '../audit';
+import { auditDir, hostIdOf } from '../runtime/session';
+import { defaultDataDir } from '../runtime/paths';
+import { osUser } from '../runtime/os-user';
+import { flagString, flagStrings, parseArgs, UsageError } from './args';
+import { describeVerdict } from './audit-verdict';
+
+/**
+ * `baram audit verify|export|checkpoint|tail|backup|init` (SPEC §3, §7) — for security staff and
+ * administrators. Exit 0 when the answer is "fine", 1 when verification fails or the work could not
+ * be done, 2 for usage errors (main.ts).
+ */
+export async function auditCommand(rest: readonly string[], out: NodeJS.WritableStream, productVersion: string): Promise<number> {
+  const [sub, ...args] = rest;
+  switch (sub) {
+    case 'verify':
+      return verifyCommand(args, out);
+    case 'export':
+      return exportCommand(args, out, productVersion);
+    case 'checkpoint':
+      return checkpointCommand(args, out);
+    case 'tail':
+      return tailCommand(args, out);
+    case 'backup':
+      return backupCommand(args, out);
+    case 'init':
+      return initCommand(args, out);
+    default:
+      throw new UsageError(`Unknown audit command '${sub ?? ''}'. Use: baram audit verify|export|checkpoint|tail|backup|init`);
+  }
+}
+
+function ledgerDirOf(dataDir: string | undefined): string {
+  return auditDir(dataDir ?? defaultDataDir());
+}
+
+function identity(): LedgerIdentity {
+  const user = osUser();
+  return { sessionId: randomUUID(), osUser: user, appUser: user, hostId: hostIdOf(hostname()) };
+}
+
+function requireRecords(dir: string): void {
+  if (listSegments(dir).length === 0) {
+    throw new UsageError(`${dir}에 감사 기록이 없습니다. --data-dir 로 바람의 데이터 폴더를 주세요. / No audit records in ${dir}; pass Baram's data folder with --data-dir.`);
+  }
+}
+
+async function withLedger<T>(dir: string, use: (ledger: AuditLedger, who: LedgerIdentity) => Promise<T>): Promise<T> {
+  const who = identity();
+  const ledger = AuditLedger.open(dir, who);
+  try {
+    return await use(ledger, who);
+  } finally {
+    await ledger.close();
+  }
+}
+
+async function verifyCommand(rest: readonly string[], out: NodeJS.WritableStream): Promise<number> {
+  const args = parseArgs(rest, ['data-dir', 'key', 'checkpoint', 'file'], ['json']);
+  const options: VerifyOptions = {
+    ...keyOption(flagString(args, 'key')),
+    checkpoints: flagStrings(args, 'checkpoint').map(readCheckpointFile),
+  };
+  const exportFile = flagString(args, 'file');
+  let verdict: LedgerVerdict;
+  let subject: string;
+  if (exportFile !== undefined) {
+    if (!existsSync(exportFile)) throw new UsageError(`${exportFile} 파일이 없습니다. / ${exportFile} does not exist.`);
+    verdict = verifyExportFile(exportFile, options).verdict;
+    subject = exportFile;
+  } else {
+    const dir = ledgerDirOf(flagString(args, 'data-dir'));
+    requireRecords(dir);
+    verdict = verifyLedger(dir, options);
+    subject = dir;
+    await recordVerification(dir, verdict, options);
+  }
+  out.write(args.flags.has('json') ? `${JSON.stringify({ subject, ...verdict }, null, 2)}\n` : describeVerdict(subject, verdict, options));
+  return verdict.ok ? 0 : 1;
+}
+
+/** The verification is itself an event (SPEC §3); a ledger too damaged to write to still gets its answer. */
+async function recordVerification(dir: string, verdict: LedgerVerdict, options: VerifyOptions): Promise<void> {
+  try {
+    await withLedger(dir, (ledger) =>
+      ledger.append({
+        type: 'audit.verify',
+        actionClass: '조회',
+        outcome: verdict.ok ? 'ok' : 'error',
+        data: { ...verdict, keyGiven: options.key !== undefined, checkpointsGiven: options.checkpoints?.length ?? 0 },
+      }),
+    );
+  } catch (error) {
+    process.stderr.write(`baram: 이번 검증을 감사 기록에 남기지 못했습니다 / could not record this verification: ${error instanceof Error ? error.message : String(error)}\n`);
+  }
+}
+
+function keyOption(text: string | undefined): Pick<VerifyOptions, 'key'> {
+  if (text === undefined) return {};
+  try {
+    return { key: parseVerificationKey(text) };
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+function readCheckpointFile(file: string): Checkpoint {
+  if (!existsSync(file)) throw new UsageError(`체크포인트 파일 ${file}이 없습니다. / Checkpoint file ${file} does not exist.`);
+  try {
+    return parseCheckpoint(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new UsageError(`${file}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+async function exportCommand(rest: readonly string[], out: NodeJS.WritableStream, productVersion: string): Promise<number> {
+  const args = parseArgs(rest, ['data-dir', 'format', 'out', 'from', 'to'], []);
+  const format = flagString(args, 'format') ?? 'jsonl';
+  if (!(EXPORT_FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format must be one of ${EXPORT_FORMATS.join(', ')} (was '${format}').`);
+  const file = flagString(args, 'out');
+  if (!file) throw new UsageError('--out FILE is required: where to write the export.');
+  const from = dateFlag(flagString(args, 'from'), '--from');
+  const to = dateFlag(flagString(args, 'to'), '--to');
+  if (from && to && from >= to) throw new UsageError('--from must be before --to.');
+  const dir = ledgerDirOf(flagString(args, 'data-dir'));
+  requireRecords(dir);
+  const summary = await withLedger(dir, (ledger, who) =>
+    exportLedger(ledger, { format: format as ExportFormat, out: file, ...(from ? { from } : {}), ...(to ? { to } : {}), hostId: who.hostId, productVersion, now: new Date() }),
+  );
+  out.write(
+    `내보냄 / Exported: ${summary.file}\n  ${summary.rows}건 / rows (seq ${summary.fromSeq}–${summary.toSeq}), SHA-256 ${summary.sha256}\n  포함된 체크포인트 / embedded checkpoint:\n${indent(summary.checkpoint)}`,
+  );
+  return 0;
+}
+
+/** `2026-12-01` is local midnight (what an office means by a date); anything else is ISO 8601. */
+function dateFlag(value: string | undefined, name: string): Date | undefined {
+  if (value === undefined) return undefined;
+  const date = new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00` : value);
+  if (Number.isNaN(date.getTime())) throw new UsageError(`${name} must be a date like 2026-12-01 or 2026-12-01T09:00+09:00 (was '${value}').`);
+  return date;
+}
+
+async function checkpointCommand(rest: readonly string[], out: NodeJS.WritableStream): Promise<number> {
+  const args = parseArgs(rest, ['data-dir'], ['no-qr']);
+  const dir = ledgerDirOf(flagString(args, 'data-dir'));
+  requireRecords(dir);
+  const taken = await withLedger(dir, (ledger, who) => takeCheckpoint(ledger, who.hostId, new Date()));
+  out.write(
+    `체크포인트를 인쇄하거나 사진으로 찍어 이 컴퓨터 밖에 보관하세요. / Print or photograph this checkpoint and keep it off this machine.\n` +
+      `파일 / file: ${taken.file}\n\n${taken.text}\n${args.flags.has('no-qr') ? '' : qrTerminalText(taken.text)}`,
+  );
+  return 0;
+}
+
+async function tailCommand(rest: readonly string[], out: NodeJS.WritableStream): Promise<number> {
+  const args = parseArgs(rest, ['data-dir', 'lines'], ['follow']);
+  const lines = Number(flagString(args, 'lines') ?? '20');
+  if (!Number.isInteger(lines) || lines < 1 || lines > 10_000) throw new UsageError('--lines must be a whole number from 1 to 10000.');
+  const dir = ledgerDirOf(flagString(args, 'data-dir'));
+  requireRecords(dir);
+  let last = 0;
+  const recent: string[] = [];
+  for (const row of readLedgerRows(dir)) {
+    recent.push(tailLine(row.body));
+    if (recent.length > lines) recent.shift();
+    last = row.seq;
+  }
+  out.write(recent.map((l) => `${l}\n`).join(''));
+  if (!args.flags.has('follow')) return 0;
+  // Poll: the ledger may be written by another process (the desktop app); Ctrl+C ends.
+  await new Promise<void>((resolvePromise) => {
+    const timer = setInterval(() => {
+      for (const row of readLedgerRows(dir, last + 1)) {
+        out.write(`${tailLine(row.body)}\n`);
+        last = row.seq;
+      }
+    }, 500);
+    process.once('SIGINT', () => {
+      clearInterval(timer);
+      resolvePromise();
+    });
+  });
+  return 0;
+}
+
+function tailLine(body: string): string {
+  const fields = eventFields(JSON.parse(body) as StoredEventBody);
+  return `${fields.seq.padStart(7)}  ${fields.localTime}  ${fields.osUser}  ${eventSummary(fields)}`;
+}
+
+async function backupCommand(rest: readonly string[], out: NodeJS.WritableStream): Promise<number> {
+  const args = parseArgs(rest, ['data-dir', 'out'], []);
+  const target = flagString(args, 'out');
+  if (target && existsSync(target) && readdirSync(target).length > 0) {
+    throw new UsageError(`${target} 폴더가 비어 있지 않습니다. 새 폴더를 주세요. / ${target} is not empty; give a new or empty folder for the backup.`);
+  }
+  if (!target) throw new UsageError('--out DIR is required: a new or empty folder for the backup.');
+  const dir = ledgerDirOf(flagString(args, 'data-dir'));
+  requireRecords(dir);
+  // Laid out like a data folder, so `baram audit verify --data-dir BACKUP` checks it as it is.
+  const summary = await withLedger(dir, (ledger) => backupLedger(ledger, auditDir(target)));
+  out.write(`백업함 / Backed up: ${summary.dir}\n  월별 파일 / segments: ${summary.segments.join(', ')}\n  체크포인트 / checkpoints: ${summary.checkpoints}\n`);
+  return 0;
+}
+
+async function initCommand(rest: readonly string[], out: NodeJS.WritableStream): Promise<number> {
+  const args = parseArgs(rest, ['data-dir'], []);
+  const dir = ledgerDirOf(flagString(args, 'data-dir'));
+  if (existsSync(sealKeyPath(dir))) {
+    throw new UsageError(`${dir}의 감사 기록은 이미 설정되어 있습니다. 검증 키는 처음 한 번만 보여 줍니다. / Auditing in ${dir} is already set up; the verification key is shown only once, at setup.`);
+  }
+  const key = await withLedger(dir, async (ledger) => ledger.takeInitialKey());
+  if (!key) throw new Error('The new ledger did not hand out its verification key.');
+  out.write(verificationKeyNotice(key));
+  return 0;
+}
+
+/** What the person setting Baram up sees once: the key, what it is for, and where it must go. */
+export function verificationKeyNotice(key: string): string {
+  return [
+    '감사 기록 검증 키 (지금 한 번만 표시됩니다) / Audit verification key (shown only this once):',
+    '',
+    `  ${key}`,
+    '',
+    '보안 담당자에게 전달해 이 컴퓨터 밖(금고, 인쇄물)에 보관하세요. 이 키가 있어야 나중에',
+    '"baram audit verify --key …"로 기록이 조작되지 않았음을 증명할 수 있습니다.',
+    'Give it to security staff to keep off this machine (a safe, a printout). Only with it can',
+    '"baram audit verify --key …" later prove that no record was altered.',
+    '',
+    qrTerminalText(key),
+  ].join('\n');
+}
+
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => (line === '' ? '' : `    ${line}`))
+    .join('\n');
+}
