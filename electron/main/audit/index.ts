@@ -17,3 +17,7 @@ export { eventSummary } from './export/summary';
 export { enforceRetention, type DeletedSegment } from './retention';
 export { backupLedger } from './backup';
 export { listSegments } from './ledger/segments';
+export { LedgerReader, checkPageRequest, EventFilterError, SCAN_MILLIS, type EventFilter, type EventPage, type PageOptions, type ReaderOptions } from './query/event-query';
+export { type FilterProblem, type FilterCheck } from './query/event-filter';
+export { checkSegmentIndexes, type IndexCheck } from './query/index-check';
+export { LedgerReadError } from './query/query-messages';

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { basename } from 'node:path';
 import {
   AuditLedger,
   backupLedger,
+  checkSegmentIndexes,
   EXPORT_FORMATS,
   eventFields,
   eventSummary,
@@ -28,7 +30,7 @@ import { auditDir, hostIdOf } from '../runtime/session';
 import { defaultDataDir } from '../runtime/paths';
 import { osUser } from '../runtime/os-user';
 import { flagString, flagStrings, parseArgs, UsageError } from './args';
-import { describeVerdict } from './audit-verdict';
+import { describeIndexProblems, describeVerdict } from './audit-verdict';
 
 /**
  * `baram audit verify|export|checkpoint|tail|backup|init` (SPEC §3, §7) — for security staff and
@@ -89,6 +91,7 @@ async function verifyCommand(rest: readonly string[], out: NodeJS.WritableStream
   const exportFile = flagString(args, 'file');
   let verdict: LedgerVerdict;
   let subject: string;
+  let indexProblems: string[] = [];
   if (exportFile !== undefined) {
     if (!existsSync(exportFile)) throw new UsageError(`${exportFile} 파일이 없습니다. / ${exportFile} does not exist.`);
     verdict = verifyExportFile(exportFile, options).verdict;
@@ -97,22 +100,38 @@ async function verifyCommand(rest: readonly string[], out: NodeJS.WritableStream
     const dir = ledgerDirOf(flagString(args, 'data-dir'));
     requireRecords(dir);
     verdict = verifyLedger(dir, options);
+    indexProblems = damagedIndexes(dir);
     subject = dir;
-    await recordVerification(dir, verdict, options);
+    await recordVerification(dir, verdict, options, indexProblems);
   }
-  out.write(args.flags.has('json') ? `${JSON.stringify({ subject, ...verdict }, null, 2)}\n` : describeVerdict(subject, verdict, options));
-  return verdict.ok ? 0 : 1;
+  out.write(
+    args.flags.has('json')
+      ? `${JSON.stringify({ subject, ...verdict, indexProblems }, null, 2)}\n`
+      : describeVerdict(subject, verdict, options) + describeIndexProblems(indexProblems),
+  );
+  return verdict.ok && indexProblems.length === 0 ? 0 : 1;
+}
+
+/**
+ * The viewer's indexes are not covered by the hash chain: a forged index could hide rows from a
+ * filtered view while every row still verifies. integrity_check recomputes them from the rows.
+ */
+function damagedIndexes(dir: string): string[] {
+  return listSegments(dir).flatMap((segment) => {
+    const check = checkSegmentIndexes(segment.file);
+    return check.ok ? [] : check.problems.map((problem) => `${basename(segment.file)}: ${problem}`);
+  });
 }
 
 /** The verification is itself an event (SPEC §3); a ledger too damaged to write to still gets its answer. */
-async function recordVerification(dir: string, verdict: LedgerVerdict, options: VerifyOptions): Promise<void> {
+async function recordVerification(dir: string, verdict: LedgerVerdict, options: VerifyOptions, indexProblems: readonly string[]): Promise<void> {
   try {
     await withLedger(dir, (ledger) =>
       ledger.append({
         type: 'audit.verify',
         actionClass: '조회',
-        outcome: verdict.ok ? 'ok' : 'error',
-        data: { ...verdict, keyGiven: options.key !== undefined, checkpointsGiven: options.checkpoints?.length ?? 0 },
+        outcome: verdict.ok && indexProblems.length === 0 ? 'ok' : 'error',
+        data: { ...verdict, indexProblems, keyGiven: options.key !== undefined, checkpointsGiven: options.checkpoints?.length ?? 0 },
       }),
     );
   } catch (error) {

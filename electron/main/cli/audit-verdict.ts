@@ -34,3 +34,12 @@ export function describeVerdict(subject: string, verdict: LedgerVerdict, options
   if (verdict.deletedThroughSeq > 0) lines.push(`  보존 기간이 지나 기록을 남기고 삭제됨 / deleted on record by retention: seq 1–${verdict.deletedThroughSeq}`);
   return `${lines.join('\n')}\n`;
 }
+
+export function describeIndexProblems(problems: readonly string[]): string {
+  if (problems.length === 0) return '';
+  return [
+    '검색용 인덱스가 손상됨 — 감사 화면의 필터가 기록을 빠뜨릴 수 있습니다 / Search indexes damaged — filtered views could hide records:',
+    ...problems.map((p) => `  ${p}`),
+    '',
+  ].join('\n');
+}

@@ -115,6 +115,28 @@ describe('baram audit', () => {
     expect(nowhere.stderr).toMatch(/No audit records in .*nothing-here/);
   });
 
+  it('an index forged to hide a row from the viewer makes verify fail although the chain is intact', async () => {
+    const segment = listSegments(auditDir(data))[0]?.file ?? '';
+    const hidden = [...readLedgerRows(auditDir(data))].find((row) => row.body.includes('"tool":"filesystem.read"'));
+    const forge = (definition: string) => {
+      const db = new Database(segment);
+      db.unsafeMode(true);
+      db.exec('DROP INDEX entries_by_tool');
+      db.exec(`CREATE INDEX entries_by_tool ON entries (tool, seq) WHERE ${definition}`);
+      db.pragma('writable_schema = ON');
+      db.prepare("UPDATE sqlite_schema SET sql = 'CREATE INDEX entries_by_tool ON entries (tool, seq) WHERE tool IS NOT NULL' WHERE name = 'entries_by_tool'").run();
+      db.pragma('writable_schema = OFF');
+      db.close();
+    };
+    forge(`tool IS NOT NULL AND seq <> ${hidden?.seq}`);
+    const r = await runCli(['audit', 'verify', '--data-dir', data, '--key', key]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/Audit verification OK/); // the rows themselves are untouched…
+    expect(r.stdout).toMatch(/Search indexes damaged[\s\S]*entries_by_tool/); // …but the viewer would miss one
+    forge('tool IS NOT NULL'); // honest again, for the next test
+    expect((await runCli(['audit', 'verify', '--data-dir', data, '--key', key])).code).toBe(0);
+  });
+
   it('after an attacker edits a row, verify exits 1 naming the first bad seq and the reason', async () => {
     const target = [...readLedgerRows(auditDir(data))].find((row) => row.body.includes('"type":"tool.proposed"'));
     expect(target).toBeDefined();

@@ -47,6 +47,31 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE entries ADD COLUMN mac TEXT NOT NULL DEFAULT '' CHECK (mac = '' OR length(mac) = 64);
     `,
   },
+  {
+    version: 4,
+    description: 'audit viewer filters: virtual columns for time, users, tool, outcome, decision, with keyset-paging indexes',
+    // VIRTUAL like event_type: no stored byte changes, old rows still verify. Each index ends in seq
+    // so "value = ? AND seq < ? ORDER BY seq DESC LIMIT n" reads n index entries, newest first
+    // (docs/2026-12-02-audit-viewer-queries.md has the plans and timings at 1M rows). outcome and
+    // decision are partial: only execution.finished / permission.decided rows carry them, and
+    // "= ?" implies NOT NULL, so the smaller index still answers every filter. time is indexed
+    // alone: the reader only uses it to turn a time range into seq bounds. None of these is hashed:
+    // verify must run PRAGMA integrity_check so an index forged to drop rows cannot hide them.
+    sql: `
+      ALTER TABLE entries ADD COLUMN time TEXT GENERATED ALWAYS AS (json_extract(body, '$.time')) VIRTUAL;
+      ALTER TABLE entries ADD COLUMN os_user TEXT GENERATED ALWAYS AS (json_extract(body, '$.osUser')) VIRTUAL;
+      ALTER TABLE entries ADD COLUMN app_user TEXT GENERATED ALWAYS AS (json_extract(body, '$.appUser')) VIRTUAL;
+      ALTER TABLE entries ADD COLUMN tool TEXT GENERATED ALWAYS AS (json_extract(body, '$.tool')) VIRTUAL;
+      ALTER TABLE entries ADD COLUMN outcome TEXT GENERATED ALWAYS AS (json_extract(body, '$.outcome')) VIRTUAL;
+      ALTER TABLE entries ADD COLUMN decision TEXT GENERATED ALWAYS AS (json_extract(body, '$.decision')) VIRTUAL;
+      CREATE INDEX entries_by_time ON entries (time);
+      CREATE INDEX entries_by_os_user ON entries (os_user, seq);
+      CREATE INDEX entries_by_app_user ON entries (app_user, seq);
+      CREATE INDEX entries_by_tool ON entries (tool, seq) WHERE tool IS NOT NULL;
+      CREATE INDEX entries_by_outcome ON entries (outcome, seq) WHERE outcome IS NOT NULL;
+      CREATE INDEX entries_by_decision ON entries (decision, seq) WHERE decision IS NOT NULL;
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

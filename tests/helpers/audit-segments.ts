@@ -1,0 +1,66 @@
+import Database from 'better-sqlite3';
+import type { AuditEventInput } from '../../electron/common/audit-events';
+import { buildEventBody, encodeEventBody, type LedgerIdentity, type StoredEventBody } from '../../electron/main/audit/ledger/canonical-event';
+import { computeEntryHash, GENESIS_PREV_HASH } from '../../electron/main/audit/ledger/chain';
+import { migrate } from '../../electron/main/audit/ledger/migrations';
+
+/** One row to write: who, when, what. seq is assigned by the writer. */
+export interface SegmentEvent {
+  readonly identity: LedgerIdentity;
+  readonly time: Date;
+  readonly event: AuditEventInput;
+}
+
+export interface SegmentWriteOptions {
+  /** seq of the first row (segments continue the global sequence). */
+  readonly firstSeq: number;
+  /** entry_hash of the row before firstSeq (the previous segment's last row). */
+  readonly prevHash?: string;
+  /** Schema version to create (default: latest). */
+  readonly schemaVersion?: number;
+  /** Bulk generation: no fsync, no journal (benchmark corpora only, never a real ledger). */
+  readonly fast?: boolean;
+}
+
+export interface SegmentWritten {
+  readonly lastSeq: number;
+  readonly lastHash: string;
+  readonly bodies: readonly StoredEventBody[];
+}
+
+/**
+ * Writes a ledger segment the way the ledger does (canonical body, chained entry_hash) but with
+ * plain INSERTs in one transaction, so tests and benchmarks can build large or old-schema files
+ * quickly. The rows verify with verifyLedger when firstSeq is 1.
+ */
+export function writeSegment(file: string, events: Iterable<SegmentEvent>, options: SegmentWriteOptions): SegmentWritten {
+  const db = new Database(file);
+  try {
+    if (options.fast) {
+      db.pragma('journal_mode = OFF');
+      db.pragma('synchronous = OFF');
+    } else {
+      db.pragma('journal_mode = WAL');
+    }
+    migrate(db, options.schemaVersion);
+    const insert = db.prepare<[number, string, string, string]>('INSERT INTO entries (seq, body, prev_hash, entry_hash) VALUES (?, ?, ?, ?)');
+    let seq = options.firstSeq - 1;
+    let prevHash = options.prevHash ?? GENESIS_PREV_HASH;
+    const bodies: StoredEventBody[] = [];
+    const keepBodies = !options.fast;
+    db.transaction(() => {
+      for (const { identity, time, event } of events) {
+        seq += 1;
+        const stored = buildEventBody(seq, time, identity, event);
+        const body = encodeEventBody(stored);
+        const hash = computeEntryHash(seq, prevHash, body);
+        insert.run(seq, body, prevHash, hash);
+        if (keepBodies) bodies.push(stored);
+        prevHash = hash;
+      }
+    })();
+    return { lastSeq: seq, lastHash: prevHash, bodies };
+  } finally {
+    db.close();
+  }
+}
