@@ -11,6 +11,7 @@ import { filesystemRestore } from './filesystem/restore';
 import { filesystemSearch } from './filesystem/search';
 import { filesystemWrite } from './filesystem/write';
 import { searchText } from './search/text';
+import { systemInfo } from './system/info';
 
 /**
  * The explicit list of built-in tools, in the order the model sees them (stable, so the backend's
@@ -30,4 +31,5 @@ export const builtinTools: readonly AnyTool[] = [
   filesystemDelete,
   filesystemRestore,
   searchText,
+  systemInfo,
 ];

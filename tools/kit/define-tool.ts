@@ -3,6 +3,7 @@ import type { Concurrency, Risk, SubjectKind } from '../../electron/common/domai
 import type { FileAccess, Fingerprint } from '../../electron/common/file-access';
 import type { Lang, Text } from '../../electron/common/i18n';
 import type { ToolResult } from '../../electron/common/tool-result';
+import type { SystemCapability } from '../../electron/common/system-capability';
 
 /**
  * A tool is a declaration (DESIGN idiom 1): one TypeBox object gives both the JSON Schema sent to
@@ -86,6 +87,8 @@ export type PlanContext = PrecheckContext;
 export interface ToolContext extends PrecheckContext {
   /** Aborted when the user presses Stop or the call times out; long work must watch it. */
   readonly signal: AbortSignal;
+  /** Machine facts read without running any command (system.info). */
+  readonly system: SystemCapability;
   /** The approved plan; tools with a plan act on exactly plan.targets. */
   readonly plan: ApprovedPlan;
 }

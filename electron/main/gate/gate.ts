@@ -4,6 +4,7 @@ import type { AuditEventInput, AuditSink } from '../../common/audit-events';
 import { canonicalJson } from '../../common/canonical-json';
 import type { ActionClass, Decision, Outcome, Risk, RuleSource } from '../../common/domain';
 import type { FileAccess } from '../../common/file-access';
+import type { SystemCapability } from '../../common/system-capability';
 import { pick, type Lang } from '../../common/i18n';
 import { normalizeNulls } from '../../common/normalize';
 import { assertNever } from '../../common/assert-never';
@@ -34,6 +35,7 @@ export interface GateOptions {
   readonly policy: EffectivePolicy;
   readonly permissionEnv: PermissionEnv;
   readonly files: FileAccess;
+  readonly system: SystemCapability;
   readonly audit: AuditSink;
   /** null = nobody can approve (headless without --approve): every "ask" becomes deny. */
   readonly broker: ApprovalBroker | null;
@@ -177,7 +179,7 @@ class CallRun {
       }
     }
     if (signal.aborted) return this.finish('cancelled', pick(gateMessages.cancelled, this.lang));
-    return this.execute(tool, input, { ...context, signal }, plan, digest);
+    return this.execute(tool, input, { ...context, signal, system: options.system }, plan, digest);
   }
 
   private async validate(tool: AnyTool, input: Record<string, unknown>): Promise<CallResult | null> {

@@ -5,10 +5,12 @@ import { join, resolve } from 'node:path';
 import type { ApprovalBroker } from '../../common/approval';
 import type { AuditSink } from '../../common/audit-events';
 import type { FileAccess } from '../../common/file-access';
+import type { SystemCapability } from '../../common/system-capability';
 import type { Lang } from '../../common/i18n';
 import { AuditLedger, type LedgerIdentity } from '../audit';
 import { Gate, permissionSubjectOf } from '../gate';
 import { createFileAccess } from '../host/files';
+import { createSystemInfo } from '../host/system';
 import { builtinPolicy, loadPolicyFile, mergePolicies, parseUserSettings, runPolicyTests } from '../policy';
 import type { AnyTool } from '../../../tools/kit/define-tool';
 import { isInside } from '../policy/paths';
@@ -40,6 +42,7 @@ export interface SessionOptions {
 export interface Session {
   readonly gate: Gate;
   readonly files: FileAccess;
+  readonly system: SystemCapability;
   readonly policy: EffectivePolicy;
   readonly dataDir: string;
   readonly sessionId: string;
@@ -102,7 +105,8 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const ledger = options.audit ? undefined : AuditLedger.open(auditDir(realDataDir), identity);
   const audit: AuditSink = options.audit ?? (ledger as AuditLedger);
   const initialKey = ledger?.takeInitialKey();
-  const gate = new Gate({ tools: options.tools, policy: effective, permissionEnv, files, audit, broker: options.broker, lang: options.lang });
+  const system = createSystemInfo(files.roots);
+  const gate = new Gate({ tools: options.tools, policy: effective, permissionEnv, files, system, audit, broker: options.broker, lang: options.lang });
   let upkeep: AuditUpkeep | undefined;
   try {
     await gate.start({ policySource: admin.source, policyFile: options.policyFile ?? null });
@@ -114,6 +118,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   return {
     gate,
     files,
+    system,
     policy: effective,
     dataDir: realDataDir,
     sessionId,

@@ -1,6 +1,8 @@
 import { text, type Lang, type Text, pick } from '../../../electron/common/i18n';
 import type { EntryType } from '../../../electron/common/file-access';
 
+export { humanSize } from '../../kit/sizes';
+
 /**
  * Wording helpers shared by the filesystem tools: Korean particles, sizes, capped lists.
  */
@@ -57,18 +59,6 @@ export function quoted(path: string, particle?: Particle, mark = "'"): string {
   const q = `${mark}${path}${mark}`;
   if (!particle) return q;
   return q + josa(path, particle).slice(path.length);
-}
-
-export function humanSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value >= 100 ? value.toFixed(0) : value.toFixed(1)} ${units[unit]}`;
 }
 
 /** "파일 3개" / "3 files", or 폴더 / 항목 when the targets are folders or mixed. */

@@ -1,0 +1,1 @@
+export { createSystemInfo } from './system-info';
