@@ -1,4 +1,4 @@
-import { closeSync, constants, fsyncSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, constants, fsyncSync, linkSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { u64 } from './bytes';
 import { epochStartIso } from './epochs';
@@ -93,12 +93,21 @@ export class SealKeyFile {
   /** Creates the key file (never overwrites one); returns the file and the initial key to show once. */
   static create(path: string, epoch: number): { file: SealKeyFile; initial: SealKey } {
     const initial = newInitialKey(epoch);
-    const fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
+    // Written complete under a temporary name, then linked into place: a crash never leaves an
+    // empty or half key file at `path` (which would make the ledger refuse to open forever), and
+    // link() fails if another process created the key first.
+    const temp = `${path}.${process.pid}.new`;
+    const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
     try {
       writeSync(fd, encodeKeyFile(initial), 0, FILE_BYTES, 0);
       fsyncSync(fd);
     } finally {
       closeSync(fd);
+    }
+    try {
+      linkSync(temp, path);
+    } finally {
+      rmSync(temp, { force: true });
     }
     return { file: new SealKeyFile(path, deriveKey(initial, epoch)), initial };
   }
