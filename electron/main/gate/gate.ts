@@ -16,7 +16,7 @@ import { auditArguments, sha256Hex } from './audit-args';
 import { builtinTools } from './catalog';
 import { closest } from '../../common/did-you-mean';
 import { gateMessages } from './messages';
-import { capForModel } from './render';
+import { renderResult } from './render';
 import { approvePlan, runTool, type ExecutionContext } from './run-tool';
 import { modeBlocks, SchemaValidator, violationText } from './schema-validator';
 import { extractSubject } from './subject';
@@ -231,7 +231,7 @@ class CallRun {
         ...(crash ? { crash: describeError(crash) } : {}),
       },
     });
-    return this.result(outcome, capForModel(result.text, this.options.policy.policy.shell.maxOutputChars, this.lang), result.details);
+    return this.result(outcome, renderResult(result.text, result.marker, this.options.policy.policy.shell.maxOutputChars, this.lang), result.details);
   }
 
   private async recordVerdict(verdict: PermissionVerdict, data?: Record<string, unknown>): Promise<void> {

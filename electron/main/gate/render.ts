@@ -13,3 +13,10 @@ export function capForModel(body: string, maxChars: number, lang: Lang): string 
   if (code >= 0xd800 && code <= 0xdbff) cut -= 1;
   return `${body.slice(0, cut)}\n${pick(gateMessages.truncated(cut, body.length), lang)}`;
 }
+
+/** The model's text of a tool result: the body cut to the budget, then the tool's marker line. */
+export function renderResult(body: string, marker: string | undefined, maxChars: number, lang: Lang): string {
+  const capped = capForModel(body, maxChars, lang);
+  if (marker === undefined) return capped;
+  return capped === '' ? marker : `${capped}\n${marker}`;
+}
