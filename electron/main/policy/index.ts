@@ -5,6 +5,7 @@ export { loadPolicyFile, parsePolicyText, type PolicyLoadOptions } from './load'
 export { mergePolicies } from './merge';
 export { runPolicyTests, type SubjectOf } from './policy-tests';
 export { isExecutionEquivalent } from './protections';
+export { commandMatcher, hasShellMetacharacter, urlMatcher, type ValueMatcher } from './patterns';
 export { parseRule, ruleToolMatches, type ParsedRule } from './rule-syntax';
 export { PolicyFileSchema, UserSettingsSchema, policyJsonSchemaText } from './schema';
 export { parseUserSettings } from './user-settings';

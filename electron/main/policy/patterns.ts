@@ -23,8 +23,10 @@ export interface PatternContext {
  * COMMAND: `prefix:*` matches the line equal to prefix or starting with prefix + ' ' (so `git:*`
  * never matches `gitk`); anything else is an exact line. Only a trailing `:*` is a wildcard (seed
  * TCH-06); a `:*` elsewhere, or spaces at either end (argv lines never have them), cannot be meant.
+ * Exported (through the policy index) for the SSH client in host/, which applies each host's
+ * ssh.hosts.*.commands entries with these same semantics, so an administrator learns one syntax.
  */
-function commandMatcher(pattern: string): ValueMatcher | null {
+export function commandMatcher(pattern: string): ValueMatcher | null {
   const isPrefix = pattern.endsWith(':*');
   const body = isPrefix ? pattern.slice(0, -2) : pattern;
   if (body === '' || body.includes(':*') || body.trim() !== body) return null;
@@ -85,8 +87,11 @@ function pathHasPrefix(subjectPath: string, prefix: string): boolean {
  * URL: a prefix. Scheme, host and port must be equal (WHATWG parsing lowercases the host and drops
  * default ports) and the path must start with the pattern's path at a segment boundary. A query,
  * fragment or credentials in the pattern cannot be a prefix of anything meaningful.
+ * Exported (through the policy index) for the HTTP client in host/, which checks every URL it
+ * connects to, redirects included, with this same function: the permission layer and the client
+ * can never disagree about what a prefix covers.
  */
-function urlMatcher(pattern: string): ValueMatcher | null {
+export function urlMatcher(pattern: string): ValueMatcher | null {
   let prefix: URL;
   try {
     prefix = new URL(pattern);
