@@ -12,6 +12,7 @@ import { filesystemSearch } from './filesystem/search';
 import { filesystemWrite } from './filesystem/write';
 import { searchText } from './search/text';
 import { systemInfo } from './system/info';
+import { httpRequest } from './http/request';
 
 /**
  * The explicit list of built-in tools, in the order the model sees them (stable, so the backend's
@@ -32,4 +33,5 @@ export const builtinTools: readonly AnyTool[] = [
   filesystemRestore,
   searchText,
   systemInfo,
+  httpRequest,
 ];

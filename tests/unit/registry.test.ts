@@ -50,6 +50,7 @@ describe('tool registry rules', () => {
       'filesystem.restore',
       'search.text',
       'system.info',
+      'http.request',
     ]);
   });
 

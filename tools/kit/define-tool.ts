@@ -3,6 +3,7 @@ import type { Concurrency, Risk, SubjectKind } from '../../electron/common/domai
 import type { FileAccess, Fingerprint } from '../../electron/common/file-access';
 import type { Lang, Text } from '../../electron/common/i18n';
 import type { ToolResult } from '../../electron/common/tool-result';
+import type { HttpCapability } from '../../electron/common/http-capability';
 import type { SystemCapability } from '../../electron/common/system-capability';
 
 /**
@@ -80,6 +81,8 @@ export interface PrecheckContext {
   readonly lang: Lang;
   readonly files: FileAccess;
   readonly policy: ToolPolicyView;
+  /** The HTTP allowlist checks, without network access (precheck and plan may not send anything). */
+  readonly http: Pick<HttpCapability, 'allowedPrefixes' | 'check'>;
 }
 
 export type PlanContext = PrecheckContext;
@@ -89,6 +92,8 @@ export interface ToolContext extends PrecheckContext {
   readonly signal: AbortSignal;
   /** Machine facts read without running any command (system.info). */
   readonly system: SystemCapability;
+  /** HTTP to allowed URL prefixes only (policy http.allow), with caps (http.request). */
+  readonly http: HttpCapability;
   /** The approved plan; tools with a plan act on exactly plan.targets. */
   readonly plan: ApprovedPlan;
 }

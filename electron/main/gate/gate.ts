@@ -4,6 +4,7 @@ import type { AuditEventInput, AuditSink } from '../../common/audit-events';
 import { canonicalJson } from '../../common/canonical-json';
 import type { ActionClass, Decision, Outcome, Risk, RuleSource } from '../../common/domain';
 import type { FileAccess } from '../../common/file-access';
+import type { HttpCapability } from '../../common/http-capability';
 import type { SystemCapability } from '../../common/system-capability';
 import { pick, type Lang } from '../../common/i18n';
 import { normalizeNulls } from '../../common/normalize';
@@ -36,6 +37,7 @@ export interface GateOptions {
   readonly permissionEnv: PermissionEnv;
   readonly files: FileAccess;
   readonly system: SystemCapability;
+  readonly http: HttpCapability;
   readonly audit: AuditSink;
   /** null = nobody can approve (headless without --approve): every "ask" becomes deny. */
   readonly broker: ApprovalBroker | null;
@@ -155,7 +157,7 @@ class CallRun {
     if (invalid) return invalid;
 
     // 3. Precheck, then the plan: globs expanded so the approval lists every affected file.
-    const context = { lang: this.lang, files: options.files, policy: { maxOutputChars: options.policy.policy.shell.maxOutputChars } };
+    const context = { lang: this.lang, files: options.files, http: options.http, policy: { maxOutputChars: options.policy.policy.shell.maxOutputChars } };
     const refused = await this.precheck(tool, input, context);
     if (refused) return refused;
     const plan = await this.plan(tool, input, context);
@@ -179,7 +181,7 @@ class CallRun {
       }
     }
     if (signal.aborted) return this.finish('cancelled', pick(gateMessages.cancelled, this.lang));
-    return this.execute(tool, input, { ...context, signal, system: options.system }, plan, digest);
+    return this.execute(tool, input, { ...context, signal, system: options.system, http: options.http }, plan, digest);
   }
 
   private async validate(tool: AnyTool, input: Record<string, unknown>): Promise<CallResult | null> {

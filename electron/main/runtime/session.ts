@@ -5,11 +5,13 @@ import { join, resolve } from 'node:path';
 import type { ApprovalBroker } from '../../common/approval';
 import type { AuditSink } from '../../common/audit-events';
 import type { FileAccess } from '../../common/file-access';
+import type { HttpCapability } from '../../common/http-capability';
 import type { SystemCapability } from '../../common/system-capability';
 import type { Lang } from '../../common/i18n';
 import { AuditLedger, type LedgerIdentity } from '../audit';
 import { Gate, permissionSubjectOf } from '../gate';
 import { createFileAccess } from '../host/files';
+import { createHttpClient } from '../host/http';
 import { createSystemInfo } from '../host/system';
 import { builtinPolicy, loadPolicyFile, mergePolicies, parseUserSettings, runPolicyTests } from '../policy';
 import type { AnyTool } from '../../../tools/kit/define-tool';
@@ -43,6 +45,7 @@ export interface Session {
   readonly gate: Gate;
   readonly files: FileAccess;
   readonly system: SystemCapability;
+  readonly http: HttpCapability;
   readonly policy: EffectivePolicy;
   readonly dataDir: string;
   readonly sessionId: string;
@@ -106,7 +109,8 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const audit: AuditSink = options.audit ?? (ledger as AuditLedger);
   const initialKey = ledger?.takeInitialKey();
   const system = createSystemInfo(files.roots);
-  const gate = new Gate({ tools: options.tools, policy: effective, permissionEnv, files, system, audit, broker: options.broker, lang: options.lang });
+  const http = createHttpClient({ allow: effective.policy.http.allow });
+  const gate = new Gate({ tools: options.tools, policy: effective, permissionEnv, files, system, http, audit, broker: options.broker, lang: options.lang });
   let upkeep: AuditUpkeep | undefined;
   try {
     await gate.start({ policySource: admin.source, policyFile: options.policyFile ?? null });
@@ -119,6 +123,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     gate,
     files,
     system,
+    http,
     policy: effective,
     dataDir: realDataDir,
     sessionId,
