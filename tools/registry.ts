@@ -13,6 +13,7 @@ import { filesystemWrite } from './filesystem/write';
 import { searchText } from './search/text';
 import { systemInfo } from './system/info';
 import { httpRequest } from './http/request';
+import { sshExecute } from './ssh/execute';
 
 /**
  * The explicit list of built-in tools, in the order the model sees them (stable, so the backend's
@@ -34,4 +35,5 @@ export const builtinTools: readonly AnyTool[] = [
   searchText,
   systemInfo,
   httpRequest,
+  sshExecute,
 ];

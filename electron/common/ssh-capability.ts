@@ -117,6 +117,12 @@ export type SshDownloadOutcome =
   | SshFailed;
 
 export interface SshCapability {
+  /**
+   * The checks `execute` makes before connecting (the host is in the policy, its key pin is
+   * well-formed, the command is on its whitelist), with no network access: for a tool's precheck.
+   * null when the command may be run.
+   */
+  check(host: string, command: string): SshRefused | null;
   execute(request: SshExecuteRequest): Promise<SshOutcome>;
   download(request: SshDownloadRequest): Promise<SshDownloadOutcome>;
 }

@@ -51,6 +51,7 @@ describe('tool registry rules', () => {
       'search.text',
       'system.info',
       'http.request',
+      'ssh.execute',
     ]);
   });
 

@@ -4,6 +4,7 @@ import type { FileAccess, Fingerprint } from '../../electron/common/file-access'
 import type { Lang, Text } from '../../electron/common/i18n';
 import type { ToolResult } from '../../electron/common/tool-result';
 import type { HttpCapability } from '../../electron/common/http-capability';
+import type { SshCapability } from '../../electron/common/ssh-capability';
 import type { SystemCapability } from '../../electron/common/system-capability';
 
 /**
@@ -75,6 +76,9 @@ export function isFailure(value: unknown): value is Failure {
 /** Read-only view of the policy a tool may consult (what is configured, never the decision). */
 export interface ToolPolicyView {
   readonly maxOutputChars: number;
+  /** Command timeouts (policy shell.defaultTimeoutMs / maxTimeoutMs), for shell and ssh. */
+  readonly defaultTimeoutMs: number;
+  readonly maxTimeoutMs: number;
 }
 
 export interface PrecheckContext {
@@ -83,6 +87,8 @@ export interface PrecheckContext {
   readonly policy: ToolPolicyView;
   /** The HTTP allowlist checks, without network access (precheck and plan may not send anything). */
   readonly http: Pick<HttpCapability, 'allowedPrefixes' | 'check'>;
+  /** The SSH host and command checks, without network access. */
+  readonly ssh: Pick<SshCapability, 'check'>;
 }
 
 export type PlanContext = PrecheckContext;
@@ -94,6 +100,8 @@ export interface ToolContext extends PrecheckContext {
   readonly system: SystemCapability;
   /** HTTP to allowed URL prefixes only (policy http.allow), with caps (http.request). */
   readonly http: HttpCapability;
+  /** Commands on the policy's SSH hosts, host keys pinned (ssh.execute). */
+  readonly ssh: SshCapability;
   /** The approved plan; tools with a plan act on exactly plan.targets. */
   readonly plan: ApprovedPlan;
 }

@@ -5,6 +5,7 @@ import { canonicalJson } from '../../common/canonical-json';
 import type { ActionClass, Decision, Outcome, Risk, RuleSource } from '../../common/domain';
 import type { FileAccess } from '../../common/file-access';
 import type { HttpCapability } from '../../common/http-capability';
+import type { SshCapability } from '../../common/ssh-capability';
 import type { SystemCapability } from '../../common/system-capability';
 import { pick, type Lang } from '../../common/i18n';
 import { normalizeNulls } from '../../common/normalize';
@@ -38,6 +39,7 @@ export interface GateOptions {
   readonly files: FileAccess;
   readonly system: SystemCapability;
   readonly http: HttpCapability;
+  readonly ssh: SshCapability;
   readonly audit: AuditSink;
   /** null = nobody can approve (headless without --approve): every "ask" becomes deny. */
   readonly broker: ApprovalBroker | null;
@@ -157,7 +159,14 @@ class CallRun {
     if (invalid) return invalid;
 
     // 3. Precheck, then the plan: globs expanded so the approval lists every affected file.
-    const context = { lang: this.lang, files: options.files, http: options.http, policy: { maxOutputChars: options.policy.policy.shell.maxOutputChars } };
+    const { shell } = options.policy.policy;
+    const context = {
+      lang: this.lang,
+      files: options.files,
+      http: options.http,
+      ssh: options.ssh,
+      policy: { maxOutputChars: shell.maxOutputChars, defaultTimeoutMs: shell.defaultTimeoutMs, maxTimeoutMs: shell.maxTimeoutMs },
+    };
     const refused = await this.precheck(tool, input, context);
     if (refused) return refused;
     const plan = await this.plan(tool, input, context);
@@ -181,7 +190,7 @@ class CallRun {
       }
     }
     if (signal.aborted) return this.finish('cancelled', pick(gateMessages.cancelled, this.lang));
-    return this.execute(tool, input, { ...context, signal, system: options.system, http: options.http }, plan, digest);
+    return this.execute(tool, input, { ...context, signal, system: options.system, http: options.http, ssh: options.ssh }, plan, digest);
   }
 
   private async validate(tool: AnyTool, input: Record<string, unknown>): Promise<CallResult | null> {

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { RISKS } from '../../common/domain';
-import { dirListProblems, ruleProblems } from './checks';
+import { absoluteDir, dirListProblems, ruleProblems } from './checks';
 import {
   byRisk,
   DEFAULT_APPROVAL_TIMEOUT_SECONDS,
@@ -78,10 +78,15 @@ function semanticProblems(file: PolicyFile, home: string, platform: NodeJS.Platf
       if (!knownTools.includes(t.tool)) problems.push({ path: jsonPath(['tests', i, 'tool']), message: `No tool is named '${t.tool}'. Use a name from 'baram tools'.` });
     });
   }
+  for (const [name, host] of Object.entries(file.ssh?.hosts ?? {})) {
+    if (host.identityFile === undefined) continue;
+    const check = absoluteDir(host.identityFile, home, platform);
+    if (!check.ok) problems.push({ path: jsonPath(['ssh', 'hosts', name, 'identityFile']), message: check.message.replace('folder', 'file') });
+  }
   return { problems, roots: roots.dirs, trustedDirs: trusted.dirs };
 }
 
-function fill(file: PolicyFile, roots: string[], trustedDirs: string[], platform: NodeJS.Platform): Policy {
+function fill(file: PolicyFile, roots: string[], trustedDirs: string[], home: string, platform: NodeJS.Platform): Policy {
   const shell = defaultShell(platform);
   const commands = Object.fromEntries(
     Object.entries(file.shell?.commands ?? {}).map(([name, c]) => [name, { denyArgs: denyArgsFor(name, c.denyArgs ?? []) }]),
@@ -89,7 +94,14 @@ function fill(file: PolicyFile, roots: string[], trustedDirs: string[], platform
   const hosts = Object.fromEntries(
     Object.entries(file.ssh?.hosts ?? {}).map(([name, h]): [string, SshHostPolicy] => [
       name,
-      { address: h.address ?? name, port: h.port ?? 22, user: h.user, hostKey: h.hostKey, commands: h.commands ?? [] },
+      {
+        address: h.address ?? name,
+        port: h.port ?? 22,
+        user: h.user,
+        hostKey: h.hostKey,
+        commands: h.commands ?? [],
+        ...identityFileOf(h.identityFile, home, platform),
+      },
     ]),
   );
   const explicitDefaults = RISKS.filter((r) => file.defaults?.[r] !== undefined);
@@ -126,7 +138,7 @@ export function parsePolicyText(text: string, home: string, options: PolicyLoadO
   const file = parsed.value as PolicyFile;
   const checked = semanticProblems(file, home, platform, options.knownTools);
   if (checked.problems.length > 0) return { ok: false, problems: checked.problems };
-  return { ok: true, value: fill(file, checked.roots, checked.trustedDirs, platform) };
+  return { ok: true, value: fill(file, checked.roots, checked.trustedDirs, home, platform) };
 }
 
 export async function loadPolicyFile(file: string, home: string = homedir(), options: PolicyLoadOptions = {}): Promise<PolicyLoad<Policy>> {
@@ -139,4 +151,11 @@ export async function loadPolicyFile(file: string, home: string = homedir(), opt
     return { ok: false, problems: [{ path: '$', message: `Cannot read the policy file ${file} (${why}). Check the path, or pass --policy FILE.` }] };
   }
   return parsePolicyText(text, home, options);
+}
+
+/** The key file's absolute form; semanticProblems has already refused one that is not absolute. */
+function identityFileOf(raw: string | undefined, home: string, platform: NodeJS.Platform): { identityFile?: string } {
+  if (raw === undefined) return {};
+  const check = absoluteDir(raw, home, platform);
+  return check.ok ? { identityFile: check.path } : {};
 }

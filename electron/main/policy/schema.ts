@@ -94,7 +94,12 @@ const SshHostSchema = Type.Object(
       description:
         'a pinned host key fingerprint such as SHA256:nThbg6kXUpJWGl7E1IGOCspRomTxdCARLviKw6E5SY8 (run ssh-keyscan HOST | ssh-keygen -lf -)',
     }),
-    commands: Type.Optional(nonEmptyStrings('Exact command lines allowed on this host.')),
+    commands: Type.Optional(
+      nonEmptyStrings('Command lines allowed on this host: an exact line, or a prefix ending in ":*" ("df:*"). Shell metacharacters are always refused.'),
+    ),
+    identityFile: Type.Optional(
+      Type.String({ minLength: 1, description: 'Private key file Baram logs in with (no passphrase, readable by this user only); "~" is the home folder.' }),
+    ),
   },
   closed,
 );

@@ -52,6 +52,8 @@ export interface SshHostPolicy {
   readonly user: string;
   readonly hostKey: string;
   readonly commands: readonly string[];
+  /** Absolute path of the private key to log in with ('~' expanded); absent: the host cannot be used yet. */
+  readonly identityFile?: string;
 }
 
 export interface PolicyTest {

@@ -6,12 +6,14 @@ import type { ApprovalBroker } from '../../common/approval';
 import type { AuditSink } from '../../common/audit-events';
 import type { FileAccess } from '../../common/file-access';
 import type { HttpCapability } from '../../common/http-capability';
+import type { SshCapability } from '../../common/ssh-capability';
 import type { SystemCapability } from '../../common/system-capability';
 import type { Lang } from '../../common/i18n';
 import { AuditLedger, type LedgerIdentity } from '../audit';
 import { Gate, permissionSubjectOf } from '../gate';
 import { createFileAccess } from '../host/files';
 import { createHttpClient } from '../host/http';
+import { createSshClient, identityFromFile } from '../host/ssh';
 import { createSystemInfo } from '../host/system';
 import { builtinPolicy, loadPolicyFile, mergePolicies, parseUserSettings, runPolicyTests } from '../policy';
 import type { AnyTool } from '../../../tools/kit/define-tool';
@@ -24,6 +26,9 @@ import type { EffectivePolicy, PermissionEnv, Policy, PolicyProblem, UserSetting
  * Assembles one working session — policy, confined file access, audit sink, gate — the same way
  * for the CLI, the desktop app and the tests, so all three exercise the identical core.
  */
+/** Largest file ssh.download fetches (not yet a policy setting). */
+const SSH_MAX_DOWNLOAD_BYTES = 100 * 1024 * 1024;
+
 export interface SessionOptions {
   /** Admin policy file; absent → the built-in default policy. */
   readonly policyFile?: string;
@@ -46,6 +51,7 @@ export interface Session {
   readonly files: FileAccess;
   readonly system: SystemCapability;
   readonly http: HttpCapability;
+  readonly ssh: SshCapability;
   readonly policy: EffectivePolicy;
   readonly dataDir: string;
   readonly sessionId: string;
@@ -110,7 +116,13 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const initialKey = ledger?.takeInitialKey();
   const system = createSystemInfo(files.roots);
   const http = createHttpClient({ allow: effective.policy.http.allow });
-  const gate = new Gate({ tools: options.tools, policy: effective, permissionEnv, files, system, http, audit, broker: options.broker, lang: options.lang });
+  const ssh = createSshClient({
+    hosts: effective.policy.ssh.hosts,
+    identityFor: async (_name, host) => (host.identityFile ? identityFromFile(host.identityFile) : null),
+    maxCaptureBytes: effective.policy.shell.maxCaptureBytes,
+    maxDownloadBytes: SSH_MAX_DOWNLOAD_BYTES,
+  });
+  const gate = new Gate({ tools: options.tools, policy: effective, permissionEnv, files, system, http, ssh, audit, broker: options.broker, lang: options.lang });
   let upkeep: AuditUpkeep | undefined;
   try {
     await gate.start({ policySource: admin.source, policyFile: options.policyFile ?? null });
@@ -124,6 +136,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     files,
     system,
     http,
+    ssh,
     policy: effective,
     dataDir: realDataDir,
     sessionId,

@@ -75,13 +75,22 @@ export function createSshClient(options: SshClientOptions): SshCapability {
     return identity;
   }
 
+  function check(hostName: string, command: string): SshRefused | null {
+    const target = lookUp(hostName);
+    if ('kind' in target) return target;
+    const verdict = checkRemoteCommand(command, target.host.commands);
+    return verdict.ok ? null : commandRefusal(verdict, command, target);
+  }
+
   return {
+    check,
+
     async execute(request: SshExecuteRequest): Promise<SshOutcome> {
       requirePositive('timeoutMs', request.timeoutMs);
+      const refused = check(request.host, request.command);
+      if (refused) return refused;
       const target = lookUp(request.host);
       if ('kind' in target) return target;
-      const verdict = checkRemoteCommand(request.command, target.host.commands);
-      if (!verdict.ok) return commandRefusal(verdict, request.command, target);
 
       const limits = new CallLimits(request.timeoutMs, request.signal);
       const capture = new OutputCapture(options.maxCaptureBytes);

@@ -1,0 +1,78 @@
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTestGate } from '../../helpers/gate-harness';
+import { generateEd25519, startSshTestServer, type SshTestServer } from '../../helpers/ssh-test-server';
+
+/** ssh.execute through the real gate, against a real SSH server on 127.0.0.1 (issue #4). */
+const open = useTestGate();
+let server: SshTestServer;
+let keyDir: string;
+let keyFile: string;
+
+beforeAll(async () => {
+  const client = generateEd25519();
+  server = await startSshTestServer({ clientPublicKey: client.public });
+  keyDir = mkdtempSync(join(tmpdir(), 'baram-ssh-key-'));
+  keyFile = join(keyDir, 'id_ed25519');
+  writeFileSync(keyFile, client.private);
+  chmodSync(keyFile, 0o600);
+});
+afterAll(async () => {
+  await server.close();
+  rmSync(keyDir, { recursive: true, force: true });
+});
+
+function policy(hostKey: string) {
+  return {
+    version: 1,
+    ssh: { hosts: { build01: { address: '127.0.0.1', port: server.port, user: 'ops', hostKey, identityFile: keyFile, commands: ['uptime', 'fail', 'hang'] } } },
+    shell: { defaultTimeoutMs: 1_000 },
+  };
+}
+
+describe('ssh.execute', () => {
+  it('runs an allowed command after approval and shows its output', async () => {
+    const g = await open({ policy: policy(server.fingerprint), lang: 'en' });
+    const r = await g.call('ssh.execute', { host: 'build01', command: 'uptime' });
+    expect(r.outcome).toBe('ok');
+    expect(r.text).toBe('up 3 days, load average: 0.10\n');
+    expect(g.approvals[0]?.risk).toBe('execute');
+  });
+
+  it('a failing command is a value: output, then [exit code: N] after it', async () => {
+    const g = await open({ policy: policy(server.fingerprint), lang: 'en' });
+    const r = await g.call('ssh.execute', { host: 'build01', command: 'fail' });
+    expect(r.outcome).toBe('ok');
+    expect(r.text).toBe('partial result\nerror: disk quota exceeded\n\n[exit code: 3]');
+  });
+
+  it('a command that never ends times out with the marker', async () => {
+    const g = await open({ policy: policy(server.fingerprint), lang: 'en' });
+    const r = await g.call('ssh.execute', { host: 'build01', command: 'hang' });
+    expect(r.outcome).toBe('timeout');
+    expect(r.text).toMatch(/\[timed out after 1000 ms\]$/);
+  });
+
+  it('refuses a command off the list, and an unknown host, before approval; the server sees nothing', async () => {
+    const g = await open({ policy: policy(server.fingerprint), lang: 'en' });
+    const before = server.record.connections;
+    expect((await g.call('ssh.execute', { host: 'build01', command: 'rm -rf /' })).outcome).toBe('refused');
+    expect((await g.call('ssh.execute', { host: 'build01', command: 'uptime; reboot' })).outcome).toBe('refused');
+    expect((await g.call('ssh.execute', { host: '127.0.0.1', command: 'uptime' })).outcome).toBe('refused');
+    expect(g.approvals).toHaveLength(0);
+    expect(server.record.connections).toBe(before);
+  });
+
+  it('refuses a server whose key changed, before logging in', async () => {
+    const g = await open({ policy: policy('SHA256:nThbg6kXUpJWGl7E1IGOCspRomTxdCARLviKw6E5SY8'), lang: 'en' });
+    const authBefore = server.record.authAttempts;
+    const execsBefore = server.record.execs.length;
+    const r = await g.call('ssh.execute', { host: 'build01', command: 'uptime' });
+    expect(r.outcome).toBe('refused');
+    expect(r.text).toContain(server.fingerprint);
+    expect(server.record.authAttempts).toBe(authBefore);
+    expect(server.record.execs.length).toBe(execsBefore);
+  });
+});
