@@ -1,0 +1,206 @@
+import { assertNever } from '../../../common/assert-never';
+import type {
+  BackgroundTaskHandle,
+  CapturedOutput,
+  ProcessCapability,
+  ProgramRefusal,
+  ResolvedProgram,
+  RunOutcome,
+  RunRequest,
+  StartFailure,
+  TaskRead,
+} from '../../../common/process-capability';
+import type { ShellPolicy } from '../../policy/types';
+import { BackgroundTasks, DEFAULT_MAX_RUNNING_TASKS, type PreparedRun } from './background-tasks';
+import { BoundedCapture } from './capture';
+import { buildChildEnv } from './child-env';
+import { decodeCapture } from './decode-output';
+import { ProgramDigests } from './file-digest';
+import { refusal, startFailureText } from './messages';
+import { defaultTransport, type OutputTransport } from './output-channel';
+import { realProgramFileView, type ProgramFileView } from './program-files';
+import { locateProgram } from './resolve-program';
+import { argumentProblem, cwdProblem, runLimits } from './run-request';
+import { supervise, type SupervisedProcess } from './supervise';
+
+export interface ProcessHostOptions {
+  /** The effective policy's shell section: whitelist, trusted folders, env whitelist, limits. */
+  readonly shell: ShellPolicy;
+  /** Where whitelisted variables are copied from (default: this process's environment). */
+  readonly environment?: Readonly<Record<string, string | undefined>>;
+  /** Tests only: force the 'pipes' transport on POSIX to exercise the Windows capture path. */
+  readonly transport?: OutputTransport;
+  readonly maxBackgroundTasks?: number;
+}
+
+/**
+ * The process capability of one session (SPEC S-SHELL). The session creates it, hands it to tools
+ * as ctx.process, and calls closeAll() when it closes: every tree still running dies then.
+ */
+export class ProcessHost implements ProcessCapability {
+  private readonly view: ProgramFileView;
+  private readonly digests = new ProgramDigests();
+  private readonly tasks: BackgroundTasks;
+  private readonly foreground = new Set<SupervisedProcess>();
+  private readonly inflight = new Set<Promise<RunOutcome>>();
+  private readonly transport: OutputTransport;
+  private closed = false;
+
+  constructor(private readonly options: ProcessHostOptions) {
+    this.view = realProgramFileView();
+    this.transport = options.transport ?? defaultTransport(process.platform);
+    this.tasks = new BackgroundTasks(options.maxBackgroundTasks ?? DEFAULT_MAX_RUNNING_TASKS);
+  }
+
+  async resolve(command: string): Promise<ResolvedProgram | ProgramRefusal> {
+    const located = await locateProgram(command, {
+      trustedDirs: this.options.shell.trustedDirs,
+      commands: Object.keys(this.options.shell.commands),
+      view: this.view,
+    });
+    if (located.kind === 'refused') return located;
+    const sha256 = await this.digests.sha256(located);
+    return { kind: 'resolved', command, path: located.path, realPath: located.realPath, sha256, size: located.size };
+  }
+
+  async run(request: RunRequest): Promise<RunOutcome | ProgramRefusal> {
+    this.assertOpen();
+    const prepared = await this.prepare(request);
+    if (prepared.kind !== 'prepared') return prepared;
+    this.assertOpen(); // closed while resolving: start nothing
+    // Registered synchronously, so a closeAll() from now on waits for this run to end.
+    const execution = this.execute(prepared, request.signal);
+    this.inflight.add(execution);
+    try {
+      return await execution;
+    } finally {
+      this.inflight.delete(execution);
+    }
+  }
+
+  private async execute(prepared: PreparedRun, signal: AbortSignal | undefined): Promise<RunOutcome> {
+    const { program } = prepared;
+    const capture = new BoundedCapture(prepared.maxCaptureBytes);
+    if (signal?.aborted) {
+      return { kind: 'cancelled', program, output: captured(capture), durationMs: 0, outputForceClosed: false };
+    }
+    const proc = await supervise({ ...prepared, sink: (chunk, length) => capture.push(chunk, length) });
+    this.foreground.add(proc);
+    const onAbort = (): void => proc.kill('cancel');
+    signal?.addEventListener('abort', onAbort, { once: true });
+    if (signal?.aborted) onAbort(); // aborted while the output channel was being set up
+    if (this.closed) proc.kill('close');
+    try {
+      const end = await proc.done;
+      switch (end.kind) {
+        case 'failed-to-start':
+          return failedToStart(program, end.code, prepared.cwd, end.durationMs);
+        case 'exited':
+          return {
+            kind: 'exited',
+            program,
+            exitCode: end.exitCode,
+            signal: end.signal,
+            strayProcessesKilled: end.strayProcessesKilled,
+            output: captured(capture),
+            durationMs: end.durationMs,
+            outputForceClosed: end.outputForceClosed,
+          };
+        case 'killed': {
+          const ran = { program, output: captured(capture), durationMs: end.durationMs, outputForceClosed: end.outputForceClosed };
+          return end.reason === 'timeout' ? { kind: 'timed-out', timeoutMs: prepared.timeoutMs, ...ran } : { kind: 'cancelled', ...ran };
+        }
+        default:
+          return assertNever(end);
+      }
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      this.foreground.delete(proc);
+    }
+  }
+
+  async start(request: Omit<RunRequest, 'signal'>): Promise<BackgroundTaskHandle | ProgramRefusal | StartFailure> {
+    this.assertOpen();
+    const prepared = await this.prepare(request);
+    if (prepared.kind !== 'prepared') return prepared;
+    this.assertOpen();
+    return this.tasks.start(prepared);
+  }
+
+  read(taskId: string): TaskRead | undefined {
+    return this.tasks.read(taskId);
+  }
+
+  stop(taskId: string): Promise<TaskRead | undefined> {
+    return this.tasks.stop(taskId);
+  }
+
+  /** Kills every tree this session started (background tasks and runs in progress) and waits for them. */
+  async closeAll(): Promise<void> {
+    this.closed = true;
+    for (const proc of this.foreground) proc.kill('close');
+    // Runs still setting up see `closed` and kill themselves; wait for every one to end.
+    await Promise.all([this.tasks.closeAll(), Promise.allSettled([...this.inflight])]);
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('ProcessHost: the session is closed; no new processes');
+  }
+
+  /**
+   * Resolves and checks everything before a process exists. The program is resolved again here even
+   * when the caller resolved it for the approval (`expected`): what runs is what was approved, or
+   * nothing. Between this hash and the exec a file could still be swapped by whoever may write the
+   * trusted folder; that is the administrator (world-writable programs and folders are refused).
+   */
+  private async prepare(request: Omit<RunRequest, 'signal'>): Promise<(PreparedRun & { readonly kind: 'prepared' }) | ProgramRefusal | StartFailure> {
+    const args = argumentProblem(request.command, request.args);
+    if (args) return args;
+    const program = await this.resolve(request.command);
+    if (program.kind === 'refused') return program;
+    const expected = request.expected;
+    if (expected && (expected.realPath !== program.realPath || expected.sha256 !== program.sha256)) {
+      return refusal('CHANGED', request.command, {});
+    }
+    const cwd = await cwdProblem(program, request.cwd, process.platform);
+    if (cwd) return cwd;
+    const { timeoutMs, maxCaptureBytes } = runLimits(request, this.options.shell);
+    const env = buildChildEnv({
+      whitelist: this.options.shell.env,
+      source: this.options.environment ?? process.env,
+      platform: process.platform,
+      trustedDirs: this.options.shell.trustedDirs,
+    });
+    return {
+      kind: 'prepared',
+      program,
+      file: program.realPath,
+      argv0: program.command,
+      args: request.args,
+      cwd: request.cwd,
+      env,
+      timeoutMs,
+      maxCaptureBytes,
+      transport: this.transport,
+    };
+  }
+}
+
+export function createProcessHost(options: ProcessHostOptions): ProcessHost {
+  return new ProcessHost(options);
+}
+
+function captured(capture: BoundedCapture): CapturedOutput {
+  const decoded = decodeCapture(capture.bytes(), capture.truncated);
+  return {
+    text: decoded.text,
+    truncated: capture.truncated,
+    capturedBytes: decoded.decodedBytes,
+    totalBytes: capture.totalBytes,
+    encoding: decoded.encoding,
+  };
+}
+
+function failedToStart(program: ResolvedProgram, code: string, cwd: string, durationMs: number): StartFailure {
+  return { kind: 'failed-to-start', program, code, message: startFailureText(program.command, code, cwd), durationMs };
+}
