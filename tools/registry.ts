@@ -14,6 +14,8 @@ import { searchText } from './search/text';
 import { systemInfo } from './system/info';
 import { httpRequest } from './http/request';
 import { sshExecute } from './ssh/execute';
+import { shellExecute } from './shell/execute';
+import { shellOutput } from './shell/output';
 
 /**
  * The explicit list of built-in tools, in the order the model sees them (stable, so the backend's
@@ -36,4 +38,6 @@ export const builtinTools: readonly AnyTool[] = [
   systemInfo,
   httpRequest,
   sshExecute,
+  shellExecute,
+  shellOutput,
 ];

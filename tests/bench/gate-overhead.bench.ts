@@ -48,7 +48,7 @@ async function main(): Promise<void> {
   const session = await openSession({ policyFile, workspace, dataDir: join(base, 'data'), lang: 'en', broker: null, audit: sink });
   const tool = builtinTools.find((t) => t.name === 'filesystem.info')!;
   const args = { path: 'a.txt' };
-  const ctx = { lang: 'en' as const, files: session.files, system: session.system, http: session.http, ssh: session.ssh, policy: { maxOutputChars: 30_000, defaultTimeoutMs: 120_000, maxTimeoutMs: 600_000 }, signal: new AbortController().signal };
+  const ctx = { lang: 'en' as const, files: session.files, system: session.system, http: session.http, ssh: session.ssh, processes: session.processes, policy: { maxOutputChars: 30_000, defaultTimeoutMs: 120_000, maxTimeoutMs: 600_000, denyArgsOf: () => [] }, signal: new AbortController().signal };
   const plan = approvePlan({ targets: [] }, 'bench');
 
   const bare = async () => {

@@ -52,6 +52,8 @@ describe('tool registry rules', () => {
       'system.info',
       'http.request',
       'ssh.execute',
+      'shell.execute',
+      'shell.output',
     ]);
   });
 

@@ -4,6 +4,7 @@ import type { FileAccess, Fingerprint } from '../../electron/common/file-access'
 import type { Lang, Text } from '../../electron/common/i18n';
 import type { ToolResult } from '../../electron/common/tool-result';
 import type { HttpCapability } from '../../electron/common/http-capability';
+import type { ProcessCapability } from '../../electron/common/process-capability';
 import type { SshCapability } from '../../electron/common/ssh-capability';
 import type { SystemCapability } from '../../electron/common/system-capability';
 
@@ -43,6 +44,8 @@ export interface PlannedTarget {
 
 export interface Plan {
   readonly targets: readonly PlannedTarget[];
+  /** The program a command tool will run, as resolved at planning time; execution must run exactly this file. */
+  readonly program?: { readonly path: string; readonly realPath: string; readonly sha256: string };
   /** Diff or content preview shown in the approval dialog (edits, overwrites). */
   readonly preview?: string;
   /** Host or URL for network tools, shown prominently. */
@@ -79,6 +82,8 @@ export interface ToolPolicyView {
   /** Command timeouts (policy shell.defaultTimeoutMs / maxTimeoutMs), for shell and ssh. */
   readonly defaultTimeoutMs: number;
   readonly maxTimeoutMs: number;
+  /** Arguments a whitelisted program may not get (policy denyArgs plus the built-in ones). */
+  denyArgsOf(command: string): readonly string[];
 }
 
 export interface PrecheckContext {
@@ -89,6 +94,8 @@ export interface PrecheckContext {
   readonly http: Pick<HttpCapability, 'allowedPrefixes' | 'check'>;
   /** The SSH host and command checks, without network access. */
   readonly ssh: Pick<SshCapability, 'check'>;
+  /** Finds a whitelisted program in the trusted folders, without running it. */
+  readonly processes: Pick<ProcessCapability, 'resolve'>;
 }
 
 export type PlanContext = PrecheckContext;
@@ -102,6 +109,8 @@ export interface ToolContext extends PrecheckContext {
   readonly http: HttpCapability;
   /** Commands on the policy's SSH hosts, host keys pinned (ssh.execute). */
   readonly ssh: SshCapability;
+  /** Whitelisted programs without a shell, whole-tree kills, bounded capture (shell.execute/output). */
+  readonly processes: ProcessCapability;
   /** The approved plan; tools with a plan act on exactly plan.targets. */
   readonly plan: ApprovedPlan;
 }

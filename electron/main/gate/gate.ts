@@ -5,6 +5,7 @@ import { canonicalJson } from '../../common/canonical-json';
 import type { ActionClass, Decision, Outcome, Risk, RuleSource } from '../../common/domain';
 import type { FileAccess } from '../../common/file-access';
 import type { HttpCapability } from '../../common/http-capability';
+import type { ProcessCapability } from '../../common/process-capability';
 import type { SshCapability } from '../../common/ssh-capability';
 import type { SystemCapability } from '../../common/system-capability';
 import { pick, type Lang } from '../../common/i18n';
@@ -40,6 +41,7 @@ export interface GateOptions {
   readonly system: SystemCapability;
   readonly http: HttpCapability;
   readonly ssh: SshCapability;
+  readonly processes: ProcessCapability;
   readonly audit: AuditSink;
   /** null = nobody can approve (headless without --approve): every "ask" becomes deny. */
   readonly broker: ApprovalBroker | null;
@@ -165,7 +167,13 @@ class CallRun {
       files: options.files,
       http: options.http,
       ssh: options.ssh,
-      policy: { maxOutputChars: shell.maxOutputChars, defaultTimeoutMs: shell.defaultTimeoutMs, maxTimeoutMs: shell.maxTimeoutMs },
+      processes: options.processes,
+      policy: {
+        maxOutputChars: shell.maxOutputChars,
+        defaultTimeoutMs: shell.defaultTimeoutMs,
+        maxTimeoutMs: shell.maxTimeoutMs,
+        denyArgsOf: (command: string) => shell.commands[command]?.denyArgs ?? [],
+      },
     };
     const refused = await this.precheck(tool, input, context);
     if (refused) return refused;
@@ -179,7 +187,14 @@ class CallRun {
     // Over the arguments with secrets replaced: the digest is recorded in the ledger, where a digest
     // over a short secret could be brute-forced (audit-args.ts); within this call the input never
     // changes, so binding the approval to the plan loses nothing.
-    const digest = sha256Hex(canonicalJson({ tool: tool.name, args: redactSecretsDeep(input), targets: plan.targets.map((t) => [t.path, t.to ?? null, t.fingerprint]) }));
+    const digest = sha256Hex(
+      canonicalJson({
+        tool: tool.name,
+        args: redactSecretsDeep(input),
+        targets: plan.targets.map((t) => [t.path, t.to ?? null, t.fingerprint]),
+        program: plan.program ?? null,
+      }),
+    );
 
     // 4. Approval.
     if (finalVerdict.decision === 'ask') {
@@ -190,7 +205,7 @@ class CallRun {
       }
     }
     if (signal.aborted) return this.finish('cancelled', pick(gateMessages.cancelled, this.lang));
-    return this.execute(tool, input, { ...context, signal, system: options.system, http: options.http, ssh: options.ssh }, plan, digest);
+    return this.execute(tool, input, { ...context, signal, system: options.system, http: options.http, ssh: options.ssh, processes: options.processes }, plan, digest);
   }
 
   private async validate(tool: AnyTool, input: Record<string, unknown>): Promise<CallResult | null> {
@@ -226,7 +241,8 @@ class CallRun {
   /** The intent row is committed first: record() throws AuditUnavailable and the tool never runs. */
   private async execute(tool: AnyTool, input: Record<string, unknown>, context: ExecutionContext, plan: Plan, digest: string): Promise<CallResult> {
     const targets = plan.targets.map((t) => t.path);
-    await this.record({ type: 'execution.started', target: targets, data: { digest } });
+    // The program file that runs (path and SHA-256), on the intent row itself (SPEC S-SHELL).
+    await this.record({ type: 'execution.started', target: targets, data: { digest, ...(plan.program ? { program: plan.program } : {}) } });
     const started = performance.now();
     const { result, crash } = await runTool(tool, input, context, approvePlan(plan, digest), gateMessages.toolCrashed);
     const outcome = context.signal.aborted && result.outcome !== 'ok' ? 'cancelled' : result.outcome;

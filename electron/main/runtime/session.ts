@@ -6,6 +6,7 @@ import type { ApprovalBroker } from '../../common/approval';
 import type { AuditSink } from '../../common/audit-events';
 import type { FileAccess } from '../../common/file-access';
 import type { HttpCapability } from '../../common/http-capability';
+import type { ProcessCapability } from '../../common/process-capability';
 import type { SshCapability } from '../../common/ssh-capability';
 import type { SystemCapability } from '../../common/system-capability';
 import type { Lang } from '../../common/i18n';
@@ -13,6 +14,7 @@ import { AuditLedger, type LedgerIdentity } from '../audit';
 import { Gate, permissionSubjectOf } from '../gate';
 import { createFileAccess } from '../host/files';
 import { createHttpClient } from '../host/http';
+import { createProcessHost } from '../host/process';
 import { createSshClient, identityFromFile } from '../host/ssh';
 import { createSystemInfo } from '../host/system';
 import { builtinPolicy, loadPolicyFile, mergePolicies, parseUserSettings, runPolicyTests } from '../policy';
@@ -52,6 +54,7 @@ export interface Session {
   readonly system: SystemCapability;
   readonly http: HttpCapability;
   readonly ssh: SshCapability;
+  readonly processes: ProcessCapability;
   readonly policy: EffectivePolicy;
   readonly dataDir: string;
   readonly sessionId: string;
@@ -122,8 +125,10 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     maxCaptureBytes: effective.policy.shell.maxCaptureBytes,
     maxDownloadBytes: SSH_MAX_DOWNLOAD_BYTES,
   });
-  const gate = new Gate({ tools: options.tools, policy: effective, permissionEnv, files, system, http, ssh, audit, broker: options.broker, lang: options.lang });
+  const processes = createProcessHost({ shell: effective.policy.shell });
+  const gate = new Gate({ tools: options.tools, policy: effective, permissionEnv, files, system, http, ssh, processes, audit, broker: options.broker, lang: options.lang });
   let upkeep: AuditUpkeep | undefined;
+  let closed = false;
   try {
     await gate.start({ policySource: admin.source, policyFile: options.policyFile ?? null });
     if (ledger) upkeep = await startAuditUpkeep(ledger, identity.hostId, effective.policy.audit.retentionDays);
@@ -137,14 +142,20 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     system,
     http,
     ssh,
+    processes,
     policy: effective,
     dataDir: realDataDir,
     sessionId,
     auditInitialKey: initialKey,
     /** Records the stop and closes the ledger; a stop that cannot be recorded still closes it, then throws. */
     async close() {
+      // Closing twice (an app quitting while a test harness also closes) must not log or fail twice.
+      if (closed) return;
+      closed = true;
       upkeep?.stop();
       try {
+        // Background tasks die with the session (SPEC S-SHELL), before the stop is recorded.
+        await processes.closeAll();
         await gate.stop();
       } finally {
         await audit.close();
