@@ -63,14 +63,35 @@ function redactArray(items: readonly unknown[], ancestors: Set<object>): unknown
 /** The field that names a header or parameter in `{name, value}` / `{key, value}` records. */
 const PAIR_LABELS = ['name', 'key', 'header'] as const;
 
+/** The first of PAIR_LABELS whose value is a string (all three are read, as a getter would see). */
+function pairLabel(record: Record<string, unknown>): unknown {
+  let label: unknown;
+  for (const field of PAIR_LABELS) {
+    const v = record[field];
+    if (label === undefined && typeof v === 'string') label = v;
+  }
+  return label;
+}
+
+/*
+ * Written for the append path, where every event passes here (tests/bench/audit-append.bench.ts):
+ * one entries array, written in place, and the set of used keys only once a key has changed (keys
+ * of one object are distinct, so until then no key can collide). Same output as the first version,
+ * which tests/unit/audit/redact-prescan.test.ts keeps as its reference.
+ */
 function redactRecord(record: Record<string, unknown>, ancestors: Set<object>): Record<string, unknown> {
-  const label = PAIR_LABELS.map((field) => record[field]).find((v) => typeof v === 'string');
-  const secretPair = 'value' in record && isSecretLabel(label);
-  const entries: [string, unknown][] = [];
-  const used = new Set<string>();
-  for (const [key, item] of Object.entries(record)) {
+  const secretPair = 'value' in record && isSecretLabel(pairLabel(record));
+  const entries = Object.entries(record);
+  let used: Set<string> | undefined;
+  for (let i = 0; i < entries.length; i += 1) {
+    const entry = entries[i]!;
+    const key = entry[0];
+    const item = entry[1];
     const secret = isSecretKey(key) || (secretPair && key === 'value');
-    entries.push([uniqueKey(redactSecretsInText(key), used), secret ? underSecretKey(item) : redactValue(item, ancestors)]);
+    const redactedKey = redactSecretsInText(key);
+    if (used === undefined && redactedKey !== key) used = new Set(entries.slice(0, i).map(([k]) => k));
+    entry[0] = used === undefined ? key : uniqueKey(redactedKey, used);
+    entry[1] = secret ? underSecretKey(item) : redactValue(item, ancestors);
   }
   // fromEntries defines own properties: a "__proto__" key from JSON.parse stays data, not a prototype.
   return Object.fromEntries(entries);

@@ -15,10 +15,17 @@ export const SECRET_KEY_PATTERN =
   /^(?:[a-z0-9]*(?:password|passwd|passphrase|secret|token)|passcode|secrets|authorization|auth|cookies?|credentials?|creds|apikey|pin|otp|totp|(?:api|private|access|secret|session|signing|encryption|master|auth)_key|mysql_pwd)$/;
 
 /**
+ * Every secret name written in ASCII contains one of these (case-insensitive). Shared with
+ * secret-text.ts, whose flag rule looks for them and whose pre-scan skips the flag and `NAME=value`
+ * rules for a text without any of them: a stem added here is seen by both.
+ */
+export const ASCII_SECRET_STEMS = ['pass', 'pwd', 'secret', 'token', 'auth', 'cookie', 'cred', 'key', 'pin', 'otp'] as const;
+
+/**
  * Every secret name contains one of these (case-insensitive): a cheap first test, so that the
  * thousands of ordinary names in a large text never reach the part splitting.
  */
-const SECRET_STEM = /pass|pwd|secret|token|auth|cookie|cred|key|pin|otp|비밀|패스워드|암호|개인|인증/i;
+const SECRET_STEM = new RegExp([...ASCII_SECRET_STEMS, '비밀', '패스워드', '암호', '개인', '인증'].join('|'), 'i');
 
 /** Names that are secrets only as the whole name: `pass` is a password, `passThrough` is not. */
 const WHOLE_NAME_SECRETS = new Set(['pass', 'passin', 'passout', 'sshpass']);

@@ -25,7 +25,27 @@ interface TailRow {
   readonly seq: number;
   readonly entry_hash: string;
   readonly epoch: number;
-  readonly body: string;
+  /** Only when the row may be a seal row (TAIL_SQL); null otherwise. */
+  readonly body: string | null;
+}
+
+/**
+ * The newest row of a segment, read at the start of every append. Its body matters only when the
+ * row is a seal (catchUpKey), so it comes back only when it contains `"type":"audit.seal"`: the
+ * very text test readSealEvent (rows.ts) starts with and returns undefined without. Every body
+ * readSealEvent could accept still arrives, and the ~700 bytes of an ordinary row are no longer
+ * decoded into a JavaScript string and searched on every append. instr() rather than the v2
+ * `event_type` column: json_extract is a different parser and could disagree with JSON.parse on a
+ * malformed row; this test cannot.
+ */
+const SEAL_BODY_MARKER = `"type":"${SEAL_EVENT}"`;
+if (SEAL_BODY_MARKER.includes("'")) throw new Error('SEAL_EVENT must not contain a quote: it is part of TAIL_SQL.');
+const TAIL_SQL = `SELECT seq, entry_hash, epoch, CASE WHEN instr(body, '${SEAL_BODY_MARKER}') > 0 THEN body END AS body FROM entries ORDER BY seq DESC LIMIT 1`;
+
+/** Where the next row goes: the seq and entry hash of the row before it. */
+interface ChainCursor {
+  seq: number;
+  prevHash: string;
 }
 
 interface SegmentWriter {
@@ -189,7 +209,7 @@ export class AuditLedger implements AuditSink {
     const writer: SegmentWriter = {
       month,
       db,
-      last: db.prepare<[], TailRow>('SELECT seq, entry_hash, epoch, body FROM entries ORDER BY seq DESC LIMIT 1'),
+      last: db.prepare<[], TailRow>(TAIL_SQL),
       insert: db.prepare<[number, string, string, string, number, string]>(
         'INSERT INTO entries (seq, body, prev_hash, entry_hash, epoch, mac) VALUES (?, ?, ?, ?, ?, ?)',
       ),
@@ -208,32 +228,33 @@ export class AuditLedger implements AuditSink {
   private appendRows(writer: SegmentWriter, events: readonly AuditEventInput[]): number {
     const now = this.clock();
     const tail = writer.last.get() ?? lastRowBefore(this.dir, writer.month);
-    let seq = tail?.seq ?? 0;
-    let prevHash = tail?.entry_hash ?? GENESIS_PREV_HASH;
-    let key = this.catchUpKey(tail ? { seq: tail.seq, entryHash: tail.entry_hash, epoch: tail.epoch, body: tail.body } : undefined);
-
-    const write = (event: AuditEventInput, sealKey: SealKey): void => {
-      seq += 1;
-      const body = encodeEventBody(buildEventBody(seq, now, this.identity, event));
-      const entryHash = computeEntryHash(seq, prevHash, body);
-      writer.insert.run(seq, body, prevHash, entryHash, sealKey.epoch, rowMac(sealKey, entryHash));
-      prevHash = entryHash;
-    };
+    const cursor: ChainCursor = { seq: tail?.seq ?? 0, prevHash: tail?.entry_hash ?? GENESIS_PREV_HASH };
+    let key = this.catchUpKey(tail ? tailHead(tail) : undefined);
 
     const today = epochOf(now);
     let evolvedTo: SealKey | undefined;
     if (today > key.epoch) {
-      write({ type: SEAL_EVENT, data: { sealedEpoch: key.epoch, nextEpoch: today, sealedThroughSeq: seq } }, key);
+      this.writeRow(writer, cursor, now, { type: SEAL_EVENT, data: { sealedEpoch: key.epoch, nextEpoch: today, sealedThroughSeq: cursor.seq } }, key);
       evolvedTo = deriveKey(key, today);
       key = evolvedTo;
     }
-    for (const event of events) write(event, key);
+    for (const event of events) this.writeRow(writer, cursor, now, event, key);
     if (evolvedTo) {
       // The file follows once the surrounding transaction has committed (commitBatch).
       this.pendingEvolution = evolvedTo.epoch;
       evolvedTo.key.fill(0);
     }
-    return seq;
+    return cursor.seq;
+  }
+
+  /** Writes one row after `cursor` and moves the cursor onto it. */
+  private writeRow(writer: SegmentWriter, cursor: ChainCursor, now: Date, event: AuditEventInput, sealKey: SealKey): void {
+    const seq = cursor.seq + 1;
+    const body = encodeEventBody(buildEventBody(seq, now, this.identity, event));
+    const entryHash = computeEntryHash(seq, cursor.prevHash, body);
+    writer.insert.run(seq, body, cursor.prevHash, entryHash, sealKey.epoch, rowMac(sealKey, entryHash));
+    cursor.seq = seq;
+    cursor.prevHash = entryHash;
   }
 
   /** Runs one append transaction, then moves the key file forward if it wrote a seal row. */
@@ -287,7 +308,7 @@ export class AuditLedger implements AuditSink {
     const last = this.writer?.last.get();
     if (last) {
       try {
-        this.catchUpKey({ seq: last.seq, entryHash: last.entry_hash, epoch: last.epoch, body: last.body });
+        this.catchUpKey(tailHead(last));
       } catch {
         // Closing must not fail over the key file; the next open repairs it.
       }
@@ -298,6 +319,12 @@ export class AuditLedger implements AuditSink {
   }
 }
 
+/** A tail row as catchUpKey reads it (a body only for a possible seal row, see TAIL_SQL). */
+function tailHead(row: TailRow): LedgerHead & { body?: string } {
+  const head = { seq: row.seq, entryHash: row.entry_hash, epoch: row.epoch };
+  return row.body === null ? head : { ...head, body: row.body };
+}
+
 /** The newest row of the segments before `month` (a fresh month's first row links to it). */
 function lastRowBefore(dir: string, month: string): TailRow | undefined {
   const older = listSegments(dir).filter((s) => s.month < month).reverse();
@@ -306,7 +333,7 @@ function lastRowBefore(dir: string, month: string): TailRow | undefined {
     try {
       // A file a crash left between creation and its first migration holds no rows yet.
       if (schemaVersion(db) === 0) continue;
-      const row = db.prepare<[], TailRow>('SELECT seq, entry_hash, epoch, body FROM entries ORDER BY seq DESC LIMIT 1').get();
+      const row = db.prepare<[], TailRow>(TAIL_SQL).get();
       if (row) return row;
     } finally {
       db.close();

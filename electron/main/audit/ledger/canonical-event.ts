@@ -27,8 +27,7 @@ export function buildEventBody(
   identity: LedgerIdentity,
   event: AuditEventInput,
 ): StoredEventBody {
-  return {
-    ...event,
+  const ledgerFields = {
     sessionId: identity.sessionId,
     osUser: identity.osUser,
     appUser: identity.appUser,
@@ -38,6 +37,13 @@ export function buildEventBody(
     // `0 -` rather than unary minus: UTC would otherwise give -0.
     tzOffsetMinutes: 0 - now.getTimezoneOffset(),
   };
+  // Object.assign rather than `{ ...event, sessionId, … }`: V8 (Node 20) gives a spread's copy a
+  // map it cannot extend through cached transitions, and adding the seven ledger fields to it took
+  // 8-10 µs per row; Object.assign onto `{}` takes 0.6 µs (measured on the gate's tool.proposed).
+  // Both copy the same own enumerable properties with the same values in the same order, except
+  // an own "__proto__" key, which Object.assign would turn into a prototype: that event keeps the spread.
+  if (Object.hasOwn(event, '__proto__')) return { ...event, ...ledgerFields };
+  return Object.assign({}, event, ledgerFields);
 }
 
 /** The exact text that is stored and hashed: canonical JSON, so verification needs no re-encoding rules. */
