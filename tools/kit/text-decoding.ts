@@ -1,4 +1,5 @@
 import iconv from 'iconv-lite';
+import { completeUtf8Length } from '../../electron/common/utf8';
 
 /**
  * Text decoding for office files: UTF-8 (with or without BOM), UTF-16 LE/BE (BOM), and CP949,
@@ -31,7 +32,7 @@ export function decodeText(bytes: Uint8Array): DecodedText {
   } catch {
     // Not valid UTF-8: on a Korean office PC that almost always means CP949. A cut at a size cap
     // can also split a UTF-8 sequence; prefer UTF-8 when only the last few bytes are invalid.
-    const head = trailingIncompleteUtf8(bytes);
+    const head = completeUtf8Length(bytes);
     if (head < bytes.length) {
       try {
         return { text: utf8Strict.decode(bytes.subarray(0, head)), encoding: 'utf-8' };
@@ -43,16 +44,6 @@ export function decodeText(bytes: Uint8Array): DecodedText {
   }
 }
 
-/** Length of `bytes` without a trailing, incomplete UTF-8 sequence (at most 3 bytes are dropped). */
-function trailingIncompleteUtf8(bytes: Uint8Array): number {
-  for (let back = 1; back <= 3 && back <= bytes.length; back++) {
-    const b = bytes[bytes.length - back]!;
-    if ((b & 0xc0) === 0x80) continue; // continuation byte: keep looking for the lead byte
-    const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
-    return need > back ? bytes.length - back : bytes.length;
-  }
-  return bytes.length;
-}
 
 /** Heuristic used by search and read: a NUL byte in the first 8 KiB means binary (as git and grep do). */
 export function looksBinary(bytes: Uint8Array): boolean {

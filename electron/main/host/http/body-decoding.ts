@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import iconv from 'iconv-lite';
 import type { CharsetSource, HttpBody } from '../../../common/http-capability';
 import { sniffBinaryKind } from './binary-kind';
+import { completeUtf8Length } from '../../../common/utf8';
 
 /**
  * Turning a response body into what the model sees: text decoded by the right charset, or, for
@@ -110,16 +111,6 @@ function decoderForLabel(label: string): Decoder | null {
   return textDecoder(normalised);
 }
 
-/** Length of `bytes` without a trailing, incomplete UTF-8 sequence (at most 3 bytes are dropped). */
-function completeUtf8Length(bytes: Uint8Array): number {
-  for (let back = 1; back <= 3 && back <= bytes.length; back++) {
-    const b = bytes[bytes.length - back]!;
-    if ((b & 0xc0) === 0x80) continue;
-    const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
-    return need > back ? bytes.length - back : bytes.length;
-  }
-  return bytes.length;
-}
 
 function bomDecoder(bytes: Buffer): Decoder | null {
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return textDecoder('utf-8');

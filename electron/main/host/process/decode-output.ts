@@ -1,5 +1,6 @@
 import iconv from 'iconv-lite';
 import type { OutputEncoding } from '../../../common/process-capability';
+import { completeUtf8Length } from '../../../common/utf8';
 
 /**
  * Decoding of program output: UTF-8 when it is valid, CP949 when it is not (Korean Windows
@@ -101,7 +102,7 @@ export function completeLength(bytes: Uint8Array, encoding: OutputEncoding): num
   switch (encoding) {
     case 'utf-8':
     case 'utf-8-bom':
-      return withoutIncompleteUtf8Tail(bytes);
+      return completeUtf8Length(bytes);
     case 'utf-16le':
     case 'utf-16be': {
       let n = bytes.length & ~1;
@@ -127,16 +128,6 @@ export function completeLength(bytes: Uint8Array, encoding: OutputEncoding): num
   }
 }
 
-/** Length without a trailing, incomplete UTF-8 sequence (at most 3 bytes are dropped). */
-function withoutIncompleteUtf8Tail(bytes: Uint8Array): number {
-  for (let back = 1; back <= 3 && back <= bytes.length; back++) {
-    const b = bytes[bytes.length - back]!;
-    if ((b & 0xc0) === 0x80) continue; // continuation byte: keep looking for the lead byte
-    const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
-    return need > back ? bytes.length - back : bytes.length;
-  }
-  return bytes.length;
-}
 
 /** Decodes bytes that start and (unless the stream ended there) end on character boundaries. */
 export function decodeAs(bytes: Uint8Array, encoding: OutputEncoding): string {

@@ -1,5 +1,6 @@
 import iconv from 'iconv-lite';
 import type { SshCapturedOutput } from '../../../common/ssh-capability';
+import { completeUtf8Length } from '../../../common/utf8';
 
 /**
  * Merged stdout+stderr of a remote command, bounded in memory like the local shell's capture
@@ -40,7 +41,7 @@ const utf8Strict = new TextDecoder('utf-8', { fatal: true });
  * whole text or ending it in a replacement character.
  */
 export function decodeRemoteOutput(bytes: Buffer, truncated: boolean): Pick<SshCapturedOutput, 'text' | 'encoding'> {
-  const utf8 = tryUtf8(bytes) ?? (truncated ? tryUtf8(bytes.subarray(0, withoutSplitSequence(bytes))) : null);
+  const utf8 = tryUtf8(bytes) ?? (truncated ? tryUtf8(bytes.subarray(0, completeUtf8Length(bytes))) : null);
   if (utf8 !== null) return { text: utf8, encoding: 'utf-8' };
   const whole = truncated ? bytes.subarray(0, withoutSplitDoubleByte(bytes)) : bytes;
   return { text: iconv.decode(whole, 'cp949'), encoding: 'cp949' };
@@ -64,13 +65,3 @@ function tryUtf8(bytes: Uint8Array): string | null {
   }
 }
 
-/** Length of `bytes` without a trailing, incomplete UTF-8 sequence (at most 3 bytes dropped). */
-function withoutSplitSequence(bytes: Uint8Array): number {
-  for (let back = 1; back <= 3 && back <= bytes.length; back++) {
-    const b = bytes[bytes.length - back]!;
-    if ((b & 0xc0) === 0x80) continue;
-    const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
-    return need > back ? bytes.length - back : bytes.length;
-  }
-  return bytes.length;
-}
