@@ -13,6 +13,7 @@ import { filesystemWrite } from './filesystem/write';
 import { searchText } from './search/text';
 import { systemInfo } from './system/info';
 import { httpRequest } from './http/request';
+import { sshDownload } from './ssh/download';
 import { sshExecute } from './ssh/execute';
 import { shellExecute } from './shell/execute';
 import { shellOutput } from './shell/output';
@@ -38,6 +39,7 @@ export const builtinTools: readonly AnyTool[] = [
   systemInfo,
   httpRequest,
   sshExecute,
+  sshDownload,
   shellExecute,
   shellOutput,
 ];

@@ -119,10 +119,10 @@ export type SshDownloadOutcome =
 export interface SshCapability {
   /**
    * The checks `execute` makes before connecting (the host is in the policy, its key pin is
-   * well-formed, the command is on its whitelist), with no network access: for a tool's precheck.
-   * null when the command may be run.
+   * well-formed, the command — when given — is on its whitelist), with no network access: for a
+   * tool's precheck. null when the call may go ahead.
    */
-  check(host: string, command: string): SshRefused | null;
+  check(host: string, command?: string): SshRefused | null;
   execute(request: SshExecuteRequest): Promise<SshOutcome>;
   download(request: SshDownloadRequest): Promise<SshDownloadOutcome>;
 }

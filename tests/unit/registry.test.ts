@@ -52,6 +52,7 @@ describe('tool registry rules', () => {
       'system.info',
       'http.request',
       'ssh.execute',
+      'ssh.download',
       'shell.execute',
       'shell.output',
     ]);

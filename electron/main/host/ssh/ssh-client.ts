@@ -75,9 +75,10 @@ export function createSshClient(options: SshClientOptions): SshCapability {
     return identity;
   }
 
-  function check(hostName: string, command: string): SshRefused | null {
+  function check(hostName: string, command?: string): SshRefused | null {
     const target = lookUp(hostName);
     if ('kind' in target) return target;
+    if (command === undefined) return null;
     const verdict = checkRemoteCommand(command, target.host.commands);
     return verdict.ok ? null : commandRefusal(verdict, command, target);
   }

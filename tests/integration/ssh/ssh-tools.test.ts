@@ -1,11 +1,11 @@
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestGate } from '../../helpers/gate-harness';
-import { generateEd25519, startSshTestServer, type SshTestServer } from '../../helpers/ssh-test-server';
+import { fileOf, generateEd25519, startSshTestServer, type SshTestServer } from '../../helpers/ssh-test-server';
 
-/** ssh.execute through the real gate, against a real SSH server on 127.0.0.1 (issue #4). */
+/** ssh.execute and ssh.download through the real gate, against a real SSH server on 127.0.0.1 (issue #4). */
 const open = useTestGate();
 let server: SshTestServer;
 let keyDir: string;
@@ -13,7 +13,7 @@ let keyFile: string;
 
 beforeAll(async () => {
   const client = generateEd25519();
-  server = await startSshTestServer({ clientPublicKey: client.public });
+  server = await startSshTestServer({ clientPublicKey: client.public, files: { '/srv/report.csv': fileOf(Buffer.from('부서,금액\n재무,100\n')) } });
   keyDir = mkdtempSync(join(tmpdir(), 'baram-ssh-key-'));
   keyFile = join(keyDir, 'id_ed25519');
   writeFileSync(keyFile, client.private);
@@ -74,5 +74,26 @@ describe('ssh.execute', () => {
     expect(r.text).toContain(server.fingerprint);
     expect(server.record.authAttempts).toBe(authBefore);
     expect(server.record.execs.length).toBe(execsBefore);
+  });
+});
+
+describe('ssh.download', () => {
+  it('saves a server file into the workspace after approval', async () => {
+    const g = await open({ policy: policy(server.fingerprint), lang: 'en' });
+    const r = await g.call('ssh.download', { host: 'build01', remotePath: '/srv/report.csv', path: 'report.csv' });
+    expect(r.outcome).toBe('ok');
+    expect(r.text).toBe(`Downloaded 'report.csv' (${Buffer.byteLength('부서,금액\n재무,100\n')} B)`);
+    expect(readFileSync(join(g.workspace, 'report.csv'), 'utf8')).toBe('부서,금액\n재무,100\n');
+    expect(g.approvals[0]?.destination).toBe('build01:/srv/report.csv');
+  });
+
+  it('refuses before approval: an existing file without overwrite, a path outside the workspace, an unknown host', async () => {
+    const g = await open({ policy: policy(server.fingerprint), files: { 'report.csv': 'mine' }, lang: 'en' });
+    expect((await g.call('ssh.download', { host: 'build01', remotePath: '/srv/report.csv', path: 'report.csv' })).outcome).toBe('refused');
+    expect((await g.call('ssh.download', { host: 'build01', remotePath: '/srv/report.csv', path: '../stolen.csv' })).outcome).toBe('refused');
+    expect((await g.call('ssh.download', { host: 'other', remotePath: '/srv/report.csv', path: 'x.csv' })).outcome).toBe('refused');
+    expect(g.approvals).toHaveLength(0);
+    expect(readFileSync(join(g.workspace, 'report.csv'), 'utf8')).toBe('mine');
+    expect(existsSync(join(g.outside, 'stolen.csv'))).toBe(false);
   });
 });
