@@ -6,7 +6,7 @@ import { useTestGate } from '../../helpers/gate-harness';
 const open = useTestGate();
 const POLICY = {
   version: 1,
-  shell: { commands: { ls: {}, yes: {}, sleep: {}, echo: {} }, trustedDirs: ['/usr/bin', '/bin'], maxOutputChars: 1000 },
+  shell: { commands: { ls: {}, yes: {}, sleep: {}, echo: {}, diff: {} }, trustedDirs: ['/usr/bin', '/bin'], maxOutputChars: 1000 },
 };
 
 describe('shell.execute', () => {
@@ -23,6 +23,12 @@ describe('shell.execute', () => {
     expect(r.outcome).toBe('ok');
     expect(r.text).toMatch(/^ls: .*없는-파일.*\n\n\[exit code: 2\]$/s);
     expect(r.text.startsWith('Command failed')).toBe(false);
+  });
+
+  it('exit code 1 with output renders exactly: the output, a blank line, [exit code: 1]', async () => {
+    const g = await open({ policy: POLICY, files: { 'a.txt': '예산 100\n', 'b.txt': '예산 120\n' } });
+    const r = await g.call('shell.execute', { command: 'diff', args: ['a.txt', 'b.txt'] });
+    expect(r).toMatchObject({ outcome: 'ok', text: '1c1\n< 예산 100\n---\n> 예산 120\n\n[exit code: 1]' });
   });
 
   it('a timeout keeps the partial output, cut at the budget, and puts the marker after the cut', async () => {
