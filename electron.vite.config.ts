@@ -39,7 +39,7 @@ function sharedDevNonce(): string {
 
 /**
  * Builds a worker-thread entry as its own bundle beside out/main/index.js (the file-reading worker
- * of FileAccess.readTree, which tree-reader-pool.ts starts from there). A second entry of the main
+ * of FileAccess.readTree, which tree-reader-pool.ts starts from there, and verifyLedger's). A second entry of the main
  * build would share chunks with index.js, which must stay one module that imports no chunk of
  * ours (tests/integration/desktop-package.test.ts); electron-vite 6 isolates entries only for
  * preload and renderer. Dependencies and node:* stay external, as in index.js.
@@ -78,7 +78,11 @@ export default defineConfig(({ command }) => {
 
   return {
     main: {
-      plugins: [standaloneWorker(at('electron/main/host/files/tree-reader-worker.ts'), 'tree-reader-worker.js')],
+      plugins: [
+        standaloneWorker(at('electron/main/host/files/tree-reader-worker.ts'), 'tree-reader-worker.js'),
+        // verifyLedger's worker (audit/ledger/verify-parallel.ts starts it from beside index.js).
+        standaloneWorker(at('electron/main/audit/ledger/verify-worker.ts'), 'audit-verify-worker.js'),
+      ],
       build: {
         // ESM (package.json "type": "module"; Electron ≥ 28 loads an ESM main). Every package in
         // "dependencies" stays external and is loaded from node_modules inside the asar: native

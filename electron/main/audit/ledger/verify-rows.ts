@@ -1,7 +1,9 @@
 import { checkpointSignatureValid, type Checkpoint } from '../checkpoint/checkpoint';
 import { computeEntryHash, GENESIS_PREV_HASH } from './chain';
+import { RowMacCheck } from './row-mac-check';
 import { readSealEvent, type LedgerRow } from './rows';
 import { deriveKey, macEquals, rowMac, type SealKey } from './seal-key';
+import type { StoredRowCursor } from './stored-row-cursor';
 
 /**
  * What can be wrong, named for the auditor (SPEC §3 `baram audit verify`):
@@ -55,28 +57,74 @@ export type LedgerVerdict =
 
 export type LedgerFailure = Extract<LedgerVerdict, { ok: false }>;
 
-interface Deletion {
+export interface Deletion {
   readonly firstSeq: number;
   readonly lastSeq: number;
   readonly finalHash: string;
+}
+
+/** The last row a verifier accepted, as whoever continues the chain after it needs it. */
+export interface ChainTip {
+  readonly seq: number;
+  readonly entryHash: string;
+  readonly epoch: number;
+  readonly body: string;
+}
+
+/**
+ * What a verifier started with `continuingAfter(row)` found in the rows after `row`: everything
+ * `absorb` needs to go on as if it had read those rows itself. Plain data (it crosses threads).
+ */
+export interface ChainTally {
+  readonly failure?: LedgerFailure;
+  /** Rows accepted after the row continued from. */
+  readonly rows: number;
+  /** The last of them, when there is one. */
+  readonly tip?: ChainTip;
+  readonly unsealedRows: number;
+  /** No accepted row changed epoch: the trailing run of same-epoch rows reaches back past the start. */
+  readonly sameEpochRun: boolean;
+  readonly deletions: readonly Deletion[];
+  readonly checkpointsChecked: number;
+  /** Seqs whose checkpoints were checked (and so are done with). */
+  readonly checkpointSeqs: readonly number[];
 }
 
 /**
  * Streaming check of a chain of rows in seq order: ledger segments and JSONL exports both feed it.
  * One pass, constant memory apart from the retention records; a row's body is parsed only when it
  * fails its hash or starts a new epoch, so a million rows verify in seconds.
+ *
+ * The rules live in `push` alone. `tryAccept` is a shortcut for the common row — the next seq, same
+ * epoch, no checkpoint or retention record — read straight from a batch's bytes: it accepts a row
+ * only when every check of `push` passes for it and leaves the state `push` would leave, and
+ * otherwise answers false WITHOUT deciding anything, and the caller pushes the row. So the two can
+ * never disagree on a verdict (tests/security/audit-verify-paths.test.ts runs both over tampered ledgers).
  */
 export class ChainVerifier {
   private expectedSeq = 0;
+  /** entry_hash of the last row (the genesis hash before any). */
   private prevHash = GENESIS_PREV_HASH;
-  private prevRow: LedgerRow | undefined;
-  private firstRow: LedgerRow | undefined;
+  /** prevHash passed this verifier's hash check, so it is 64 lowercase hex characters. */
+  private prevHashChecked = false;
+  private hasLast = false;
+  private lastSeq = 0;
+  private lastEpoch = 0;
+  // The last row's body: the text, or where it lies in a batch (decoded only at an epoch change).
+  private lastBodyText: string | undefined;
+  private lastBodyBytes: Buffer | undefined;
+  private lastBodyStart = 0;
+  private lastBodyEnd = 0;
+  private first: { readonly seq: number; readonly prevHash: string } | undefined;
   private rows = 0;
   private unsealedRows = 0;
+  private sameEpochRun = true;
   private epochKey: SealKey | undefined;
+  private macCheck: RowMacCheck | undefined;
   private failure: LedgerFailure | undefined;
   private readonly deletions: Deletion[] = [];
   private readonly checkpointsBySeq = new Map<number, Checkpoint[]>();
+  private readonly checkpointSeqs: number[] = [];
   private checkpointsChecked = 0;
 
   /**
@@ -95,6 +143,22 @@ export class ChainVerifier {
     }
   }
 
+  /**
+   * A verifier for the rows after `row`, which it takes as given: a part of the ledger checked on
+   * its own (verify-parallel.ts), whose first row the verifier of the whole chain checks when it
+   * absorbs the part's tally.
+   */
+  static continuingAfter(options: VerifyOptions, row: LedgerRow): ChainVerifier {
+    const verifier = new ChainVerifier(options);
+    verifier.hasLast = true;
+    verifier.lastSeq = row.seq;
+    verifier.lastEpoch = row.epoch;
+    verifier.lastBodyText = row.body;
+    verifier.prevHash = row.entryHash;
+    verifier.expectedSeq = row.seq + 1;
+    return verifier;
+  }
+
   /** Feeds the next row; returns false once a failure is found (stop feeding). */
   push(row: LedgerRow, startsSegment = false): boolean {
     if (this.failure) return false;
@@ -106,20 +170,87 @@ export class ChainVerifier {
     this.noteRetention(row);
     this.checkCheckpoints(row);
     if (this.failure) return false;
-    this.unsealedRows = this.prevRow && this.prevRow.epoch === row.epoch ? this.unsealedRows + 1 : 1;
-    this.firstRow ??= row;
-    this.prevRow = row;
-    this.prevHash = row.entryHash;
-    this.expectedSeq = row.seq + 1;
-    this.rows += 1;
+    this.first ??= { seq: row.seq, prevHash: row.prevHash };
+    this.accept(row.seq, row.entryHash, row.epoch);
+    this.lastBodyText = row.body;
+    this.lastBodyBytes = undefined;
     return true;
   }
 
+  /**
+   * Accepts the cursor's row if it is the next seq in the same epoch, carries no checkpoint or
+   * retention record, links, hashes and (with the key) MACs correctly; false otherwise, deciding
+   * nothing — then push the row (cursor.row()) for the verdict. Never for a row that starts a
+   * segment: its link is a segment link, which only push reports.
+   */
+  tryAccept(row: StoredRowCursor): boolean {
+    if (this.failure !== undefined || !this.prevHashChecked) return false;
+    const seq = row.seq;
+    if (seq !== this.expectedSeq || seq < 1 || row.epoch !== this.lastEpoch) return false;
+    if (this.checkpointsBySeq.has(seq) || row.mayRecordRetention()) return false;
+    if (!row.storedPrevHashIs(this.prevHash)) return false;
+    const entryHash = row.entryHash(this.prevHash);
+    if (!row.storedEntryHashIs(entryHash)) return false;
+    if (this.options.key) {
+      const check = this.macCheckFor(row.epoch);
+      if (!check || !row.macMatches(check)) return false;
+    }
+    this.accept(seq, entryHash, row.epoch);
+    this.lastBodyText = undefined;
+    this.lastBodyBytes = row.buf;
+    this.lastBodyStart = row.bodyStart;
+    this.lastBodyEnd = row.bodyEnd;
+    return true;
+  }
+
+  /**
+   * Goes on after the rows a `continuingAfter` verifier checked (whose starting row this verifier
+   * has just accepted); false when the tally holds a failure, which is then the verdict.
+   */
+  absorb(tally: ChainTally): boolean {
+    if (this.failure) return false;
+    if (tally.failure) {
+      this.failure = tally.failure;
+      return false;
+    }
+    this.deletions.push(...tally.deletions);
+    this.checkpointsChecked += tally.checkpointsChecked;
+    for (const seq of tally.checkpointSeqs) this.checkpointsBySeq.delete(seq);
+    const tip = tally.tip;
+    if (tip) {
+      this.unsealedRows = tally.sameEpochRun ? this.unsealedRows + tally.unsealedRows : tally.unsealedRows;
+      this.rows += tally.rows;
+      this.lastSeq = tip.seq;
+      this.lastEpoch = tip.epoch;
+      this.prevHash = tip.entryHash;
+      this.prevHashChecked = true;
+      this.expectedSeq = tip.seq + 1;
+      this.lastBodyText = tip.body;
+      this.lastBodyBytes = undefined;
+    }
+    return true;
+  }
+
+  /** The result of a `continuingAfter` verifier (it is not finished: the whole chain's verifier finishes). */
+  tally(): ChainTally {
+    this.forgetKeys();
+    return {
+      ...(this.failure ? { failure: this.failure } : {}),
+      rows: this.rows,
+      ...(this.rows > 0 ? { tip: { seq: this.lastSeq, entryHash: this.prevHash, epoch: this.lastEpoch, body: this.lastBody() } } : {}),
+      unsealedRows: this.unsealedRows,
+      sameEpochRun: this.sameEpochRun,
+      deletions: this.deletions,
+      checkpointsChecked: this.checkpointsChecked,
+      checkpointSeqs: this.checkpointSeqs,
+    };
+  }
+
   finish(): LedgerVerdict {
-    this.epochKey?.key.fill(0);
+    this.forgetKeys();
     if (this.failure) return this.failure;
-    const lastSeq = this.prevRow?.seq ?? 0;
-    const firstSeq = this.firstRow?.seq ?? 0;
+    const lastSeq = this.hasLast ? this.lastSeq : 0;
+    const firstSeq = this.first?.seq ?? 0;
     const deletedThroughSeq = this.anchored ? 0 : this.checkDeletedPrefix();
     if (this.failure) return this.failure;
     for (const [size] of this.checkpointsBySeq) {
@@ -132,7 +263,7 @@ export class ChainVerifier {
       rows: this.rows,
       firstSeq,
       lastSeq,
-      headHash: this.prevRow?.entryHash ?? GENESIS_PREV_HASH,
+      headHash: this.hasLast ? this.prevHash : GENESIS_PREV_HASH,
       macChecked: this.options.key !== undefined,
       unsealedRows: this.rows === 0 ? 0 : this.unsealedRows,
       checkpointsChecked: this.checkpointsChecked,
@@ -140,8 +271,32 @@ export class ChainVerifier {
     };
   }
 
+  /** The state every accepted row leaves, whichever way it was checked. */
+  private accept(seq: number, entryHash: string, epoch: number): void {
+    if (this.hasLast && this.lastEpoch === epoch) {
+      this.unsealedRows += 1;
+    } else {
+      this.unsealedRows = 1;
+      this.sameEpochRun = false;
+    }
+    this.hasLast = true;
+    this.lastSeq = seq;
+    this.lastEpoch = epoch;
+    this.prevHash = entryHash;
+    this.prevHashChecked = true;
+    this.expectedSeq = seq + 1;
+    this.rows += 1;
+  }
+
+  private lastBody(): string {
+    if (this.lastBodyText === undefined && this.lastBodyBytes !== undefined) {
+      this.lastBodyText = this.lastBodyBytes.toString('utf8', this.lastBodyStart, this.lastBodyEnd);
+    }
+    return this.lastBodyText ?? '';
+  }
+
   private check(row: LedgerRow, startsSegment: boolean): LedgerFailure | undefined {
-    const first = this.prevRow === undefined;
+    const first = !this.hasLast;
     const expected = first ? (this.anchored ? row.seq : undefined) : this.expectedSeq;
     if (expected !== undefined && row.seq !== expected) {
       if (startsSegment) return fail(expected, 'segment-link', `Segment starts at seq ${row.seq}; seq ${expected} was expected — a segment file is missing or was replaced.`);
@@ -169,28 +324,50 @@ export class ChainVerifier {
   private checkMac(row: LedgerRow): LedgerFailure | undefined {
     const start = this.options.key;
     if (!start) return undefined;
-    const previous = this.prevRow;
-    if (previous && row.epoch !== previous.epoch) {
-      const seal = readSealEvent(previous.body);
-      if (row.epoch < previous.epoch || !seal || seal.sealedEpoch !== previous.epoch || seal.nextEpoch !== row.epoch) {
-        return fail(row.seq, 'bad-mac', `Row ${row.seq} moves from day-epoch ${previous.epoch} to ${row.epoch} without the seal the old day's key writes: rows from here on were re-written.`);
+    if (this.hasLast && row.epoch !== this.lastEpoch) {
+      const previousEpoch = this.lastEpoch;
+      const seal = readSealEvent(this.lastBody());
+      if (row.epoch < previousEpoch || !seal || seal.sealedEpoch !== previousEpoch || seal.nextEpoch !== row.epoch) {
+        return fail(row.seq, 'bad-mac', `Row ${row.seq} moves from day-epoch ${previousEpoch} to ${row.epoch} without the seal the old day's key writes: rows from here on were re-written.`);
       }
     }
     if (row.epoch < start.epoch) return fail(row.seq, 'bad-mac', `Row ${row.seq} claims epoch ${row.epoch}, before the verification key's start (${start.epoch}).`);
-    if (!this.epochKey || this.epochKey.epoch !== row.epoch) {
-      const from = this.epochKey && this.epochKey.epoch < row.epoch ? this.epochKey : start;
-      const next = deriveKey(from, row.epoch);
-      this.epochKey?.key.fill(0);
-      this.epochKey = next;
-    }
-    if (!macEquals(rowMac(this.epochKey, row.entryHash), row.mac)) {
+    if (!macEquals(rowMac(this.keyFor(start, row.epoch), row.entryHash), row.mac)) {
       return fail(row.seq, 'bad-mac', `Row ${row.seq}'s seal does not match: the row or the chain up to it was re-computed after the fact.`);
     }
     return undefined;
   }
 
+  /** The key of `epoch` (≥ start's), derived forward from the last one when possible. */
+  private keyFor(start: SealKey, epoch: number): SealKey {
+    if (!this.epochKey || this.epochKey.epoch !== epoch) {
+      const from = this.epochKey && this.epochKey.epoch < epoch ? this.epochKey : start;
+      const next = deriveKey(from, epoch);
+      this.epochKey?.key.fill(0);
+      this.epochKey = next;
+    }
+    return this.epochKey;
+  }
+
+  /** The fast path's MAC check for `epoch`; undefined when the key cannot reach it (push reports why). */
+  private macCheckFor(epoch: number): RowMacCheck | undefined {
+    if (this.macCheck?.epoch === epoch) return this.macCheck;
+    const start = this.options.key;
+    if (!start || epoch < start.epoch) return undefined;
+    this.macCheck?.wipe();
+    this.macCheck = new RowMacCheck(this.keyFor(start, epoch));
+    return this.macCheck;
+  }
+
+  private forgetKeys(): void {
+    this.epochKey?.key.fill(0);
+    this.macCheck?.wipe();
+  }
+
   private checkCheckpoints(row: LedgerRow): void {
-    for (const checkpoint of this.checkpointsBySeq.get(row.seq) ?? []) {
+    const checkpoints = this.checkpointsBySeq.get(row.seq);
+    if (!checkpoints) return;
+    for (const checkpoint of checkpoints) {
       if (this.options.key && !checkpointSignatureValid(checkpoint, this.options.key)) {
         this.failure = fail(row.seq, 'bad-checkpoint', `The checkpoint for seq ${row.seq} is not signed by this ledger's key: it was not made by Baram or was altered.`);
         return;
@@ -202,6 +379,7 @@ export class ChainVerifier {
       this.checkpointsChecked += 1;
     }
     this.checkpointsBySeq.delete(row.seq);
+    this.checkpointSeqs.push(row.seq);
   }
 
   private noteRetention(row: LedgerRow): void {
@@ -218,7 +396,7 @@ export class ChainVerifier {
    * first remaining row's prev_hash.
    */
   private checkDeletedPrefix(): number {
-    const first = this.firstRow;
+    const first = this.first;
     if (!first || first.seq === 1) return 0;
     let covered = 0;
     let finalHash = GENESIS_PREV_HASH;
