@@ -45,4 +45,13 @@ export type RuleSource = 'admin' | 'user' | 'session' | 'builtin';
 /** Korean audit action classes (개인정보의 안전성 확보조치 기준 §8). */
 export type ActionClass = '조회' | '입력' | '수정' | '삭제' | '실행' | '전송';
 
+/** The action class a tool call is recorded under, from its risk. */
+export const ACTION_CLASS_OF_RISK: Readonly<Record<Risk, ActionClass>> = {
+  read: '조회',
+  write: '수정',
+  destructive: '삭제',
+  execute: '실행',
+  network: '전송',
+};
+
 export type SchemaMode = 'off' | 'warn' | 'enforce';

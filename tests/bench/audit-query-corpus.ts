@@ -1,5 +1,5 @@
 import type { AuditEventInput } from '../../electron/common/audit-events';
-import type { ActionClass, Decision, Outcome, Risk } from '../../electron/common/domain';
+import { ACTION_CLASS_OF_RISK, type Decision, type Outcome, type Risk } from '../../electron/common/domain';
 import type { LedgerIdentity } from '../../electron/main/audit/ledger/canonical-event';
 import type { SegmentEvent } from '../helpers/audit-segments';
 import { prng } from '../helpers/prng';
@@ -52,20 +52,6 @@ export const RARE_TERM = '개인정보유출';
 /** A common Korean term (in most file names) and a 2-syllable one. */
 export const COMMON_TERM = '보고서';
 
-function actionClassOf(risk: Risk): ActionClass {
-  switch (risk) {
-    case 'read':
-      return '조회';
-    case 'write':
-      return '수정';
-    case 'destructive':
-      return '삭제';
-    case 'execute':
-      return '실행';
-    case 'network':
-      return '전송';
-  }
-}
 
 /** Index drawn with probability ∝ 1/(i+1)^s: a Zipf-like skew. */
 function zipfPicker(n: number, s: number, rand: () => number): () => number {
@@ -131,7 +117,7 @@ interface Weights {
 }
 
 function* toolCall(tool: Tool, user: LedgerIdentity, rand: () => number, weights: Weights): Generator<AuditEventInput> {
-  const base = { callId: `${hex(rand, 8)}-${hex(rand, 4)}-4${hex(rand, 3)}-a${hex(rand, 3)}-${hex(rand, 12)}`, tool: tool.name, risk: tool.risk, actionClass: actionClassOf(tool.risk) };
+  const base = { callId: `${hex(rand, 8)}-${hex(rand, 4)}-4${hex(rand, 3)}-a${hex(rand, 3)}-${hex(rand, 12)}`, tool: tool.name, risk: tool.risk, actionClass: ACTION_CLASS_OF_RISK[tool.risk] };
   const path = officePath(user, rand);
   const args = argsFor(tool, path, rand);
   yield { ...base, type: 'tool.proposed', data: { args, argsSha256: hex(rand, 64) } };
@@ -157,7 +143,7 @@ function* toolCall(tool: Tool, user: LedgerIdentity, rand: () => number, weights
   }
   const digest = hex(rand, 64);
   if (decision === 'ask') {
-    yield { ...base, type: 'approval.requested', data: { digest, summary: `${path} 파일을 ${actionClassOf(tool.risk)}합니다`, targetCount: 1, rule } };
+    yield { ...base, type: 'approval.requested', data: { digest, summary: `${path} 파일을 ${ACTION_CLASS_OF_RISK[tool.risk]}합니다`, targetCount: 1, rule } };
     const choice = rand() < 0.05 ? 'deny' : rand() < 0.7 ? 'allow-once' : 'allow-session';
     yield { ...base, type: 'approval.decided', data: { digest, choice, approver: user.appUser, waitedMs: Math.floor(800 + rand() * 20_000) } };
     if (choice === 'deny') {

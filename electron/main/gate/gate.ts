@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ApprovalBroker, ApprovalDecision, ApprovalRequest } from '../../common/approval';
 import type { AuditEventInput, AuditSink } from '../../common/audit-events';
 import { canonicalJson } from '../../common/canonical-json';
-import type { ActionClass, Decision, Outcome, Risk, RuleSource } from '../../common/domain';
+import { ACTION_CLASS_OF_RISK, type Decision, type Outcome, type RuleSource } from '../../common/domain';
 import type { FileAccess } from '../../common/file-access';
 import type { HttpCapability } from '../../common/http-capability';
 import type { ProcessCapability } from '../../common/process-capability';
@@ -371,7 +371,7 @@ class CallRun {
       ...e,
       callId: this.callId,
       tool: tool?.name ?? this.request.tool,
-      ...(tool ? { risk: tool.risk, actionClass: actionClassOf(tool.risk) } : {}),
+      ...(tool ? { risk: tool.risk, actionClass: ACTION_CLASS_OF_RISK[tool.risk] } : {}),
     };
   }
 
@@ -443,22 +443,6 @@ async function askWithTimeout(
   }
 }
 
-function actionClassOf(risk: Risk): ActionClass {
-  switch (risk) {
-    case 'read':
-      return '조회';
-    case 'write':
-      return '수정';
-    case 'destructive':
-      return '삭제';
-    case 'execute':
-      return '실행';
-    case 'network':
-      return '전송';
-    default:
-      return assertNever(risk);
-  }
-}
 
 function describeError(e: unknown): string {
   return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
