@@ -4,6 +4,7 @@ import { verifyLedger } from '../../electron/main/audit';
 import { listSegments, openSegmentReader } from '../../electron/main/audit/ledger/segments';
 import { sealedLedger } from './lib/sealed-ledger';
 import { median, printRows } from './lib/stats';
+import type { StoredRow } from '../../electron/main/audit/ledger/read-rows';
 
 /**
  * Audit verify throughput (issue #3): "verify throughput on 1M rows (target at least 200k rows/s)".
@@ -22,15 +23,6 @@ const REPEATS = 3;
 const TARGET_ROWS_PER_S = 200_000;
 const CACHE = join(tmpdir(), 'baram-audit-verify-bench-v1');
 
-interface ScannedRow {
-  readonly seq: number;
-  readonly body: string;
-  readonly prev_hash: string;
-  readonly entry_hash: string;
-  readonly epoch: number;
-  readonly mac: string;
-}
-
 /** Reads every row the way readLedgerRows does, touching each column, and checks nothing. */
 function scan(dir: string): number {
   let rows = 0;
@@ -38,7 +30,7 @@ function scan(dir: string): number {
   for (const segment of listSegments(dir)) {
     const db = openSegmentReader(segment.file);
     try {
-      for (const row of db.prepare<[], ScannedRow>('SELECT seq, body, prev_hash, entry_hash, epoch, mac FROM entries ORDER BY seq').iterate()) {
+      for (const row of db.prepare<[], StoredRow>('SELECT seq, body, prev_hash, entry_hash, epoch, mac FROM entries ORDER BY seq').iterate()) {
         rows += 1;
         chars += row.body.length + row.prev_hash.length + row.entry_hash.length + row.mac.length + (row.epoch > 0 ? 1 : 0);
       }

@@ -2,7 +2,8 @@ import type { LedgerRow } from './rows';
 import { schemaVersion } from './migrations';
 import { listSegments, openSegmentReader } from './segments';
 
-interface StoredRow {
+/** A row as SQLite returns it (column names as stored). */
+export interface StoredRow {
   readonly seq: number;
   readonly body: string;
   readonly prev_hash: string;

@@ -4,6 +4,7 @@ import type { LedgerRow } from './rows';
 import { listSegments, openSegmentReader } from './segments';
 import { batchSql, StoredRowCursor } from './stored-row-cursor';
 import { ChainVerifier, type ChainTally, type LedgerVerdict, type VerifyOptions } from './verify-rows';
+import type { StoredRow } from './read-rows';
 
 /**
  * Reading a ledger folder for verification, in parts that can be checked on their own
@@ -100,15 +101,6 @@ function readsInBatches(db: Database.Database, sealColumns: boolean): boolean {
   if (db.pragma('encoding', { simple: true }) !== 'UTF-8') return false;
   const plan = db.prepare<[number, number], { detail: string }>(`EXPLAIN QUERY PLAN ${batchSql(sealColumns)}`).all(1, 2);
   return plan.length === 1 && /^SEARCH entries USING INTEGER PRIMARY KEY \(rowid>\? AND rowid<\?\)$/.test(plan[0]?.detail ?? '');
-}
-
-interface StoredRow {
-  readonly seq: number;
-  readonly body: string;
-  readonly prev_hash: string;
-  readonly entry_hash: string;
-  readonly epoch: number;
-  readonly mac: string;
 }
 
 /** One thread's connections, one per segment file, kept while it verifies. */

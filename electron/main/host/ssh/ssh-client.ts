@@ -75,12 +75,17 @@ export function createSshClient(options: SshClientOptions): SshCapability {
     return identity;
   }
 
-  function check(hostName: string, command?: string): SshRefused | null {
+  /** The host, when it and the command (if given) may be used; the refusal otherwise. */
+  function admit(hostName: string, command?: string): SshTarget | SshRefused {
     const target = lookUp(hostName);
-    if ('kind' in target) return target;
-    if (command === undefined) return null;
+    if ('kind' in target || command === undefined) return target;
     const verdict = checkRemoteCommand(command, target.host.commands);
-    return verdict.ok ? null : commandRefusal(verdict, command, target);
+    return verdict.ok ? target : commandRefusal(verdict, command, target);
+  }
+
+  function check(hostName: string, command?: string): SshRefused | null {
+    const admitted = admit(hostName, command);
+    return 'kind' in admitted ? admitted : null;
   }
 
   return {
@@ -88,9 +93,7 @@ export function createSshClient(options: SshClientOptions): SshCapability {
 
     async execute(request: SshExecuteRequest): Promise<SshOutcome> {
       requirePositive('timeoutMs', request.timeoutMs);
-      const refused = check(request.host, request.command);
-      if (refused) return refused;
-      const target = lookUp(request.host);
+      const target = admit(request.host, request.command);
       if ('kind' in target) return target;
 
       const limits = new CallLimits(request.timeoutMs, request.signal);
