@@ -206,4 +206,24 @@ describe('the two kill mechanisms, each on its own', () => {
     await exited;
     expect(await survivorsAfter(pids, GONE_BOUND_MS)).toEqual([]);
   });
+
+  it('the session sweep alone finds group-leavers, reading only the pids given out since the start as reading all of /proc does', async () => {
+    if (process.platform !== 'linux') return;
+    const { spawn } = await import('node:child_process');
+    const { killTree, sessionMembers } = await import('../../electron/main/host/process/kill-tree');
+    const { readPidClock } = await import('../../electron/main/host/process/pid-window');
+    const file = pidFile();
+    const clock = readPidClock();
+    // `set -m`: each sleeper in its own process group, so only the session still ties it to bash.
+    const child = spawn('/bin/bash', ['-c', `set -m; sleep 30 & echo $! >> "${file}"; sleep 30 & echo $! >> "${file}"; wait`], { detached: true, stdio: 'ignore' });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    const leavers = await waitForPids(file, 2);
+    everyPid.push(...leavers);
+    const narrow = sessionMembers(child.pid!, clock);
+    expect(narrow.sort()).toEqual(sessionMembers(child.pid!, null).sort());
+    expect(narrow).toEqual(expect.arrayContaining([child.pid!, ...leavers]));
+    expect(await killTree(child.pid!, { platform: 'linux', sweepSession: true, leaderAlive: true, sessionClock: clock })).toBe(true);
+    await exited;
+    expect(await survivorsAfter(leavers, GONE_BOUND_MS)).toEqual([]);
+  });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { BackgroundTaskHandle, ProgramRefusal, StartFailure, TaskRead } from '../../../electron/common/process-capability';
 import type { ProcessHost } from '../../../electron/main/host/process';
 import { BackgroundTasks } from '../../../electron/main/host/process/background-tasks';
+import { freshOutputChannels } from '../../../electron/main/host/process/output-channel';
 import { testHost } from '../../helpers/process-host';
 
 /** Background tasks of a session (SPEC S-SHELL `background: true`; shell.output reads or stops them). */
@@ -74,7 +75,7 @@ describe('background tasks', () => {
     // Directly on the registry, so the close lands while the program is being launched.
     const tasks = new BackgroundTasks();
     const program = { kind: 'resolved', command: 'sleep', path: '/usr/bin/sleep', realPath: '/usr/bin/sleep', sha256: '0'.repeat(64), size: 0 } as const;
-    const starting = tasks.start({ program, file: '/usr/bin/sleep', argv0: 'sleep', args: ['30'], cwd: '/', env: {}, timeoutMs: 30_000, maxCaptureBytes: 1000, transport: 'socket' });
+    const starting = tasks.start({ program, file: '/usr/bin/sleep', argv0: 'sleep', args: ['30'], cwd: '/', env: {}, timeoutMs: 30_000, maxCaptureBytes: 1000, channels: freshOutputChannels('socket') });
     const closing = tasks.closeAll();
     const handle = started(await starting);
     await closing;

@@ -37,6 +37,18 @@ export interface OutputChannel {
   readonly closed: Promise<void>;
   /** Stops reading and closes our end although a writer is still alive (it gets EPIPE). */
   forceClose(): void;
+  /** Whether the open channel keeps this process alive (a spare waiting for its command does not). */
+  ref(): void;
+  unref(): void;
+}
+
+/** Where a run gets its channel: opened for it, or a spare opened ahead (spare-channel.ts). */
+export interface OutputChannelSource {
+  open(sink: OutputSink): Promise<OutputChannel>;
+}
+
+export function freshOutputChannels(transport: OutputTransport): OutputChannelSource {
+  return { open: (sink) => openOutputChannel(transport, sink) };
 }
 
 /**
@@ -90,6 +102,14 @@ async function openSocketChannel(sink: OutputSink): Promise<OutputChannel> {
       releaseChildEnd: () => childEnd.destroy(),
       closed,
       forceClose: () => ours.destroy(),
+      ref: () => {
+        ours.ref();
+        childEnd.ref();
+      },
+      unref: () => {
+        ours.unref();
+        childEnd.unref();
+      },
     };
   } catch (error) {
     reader?.destroy();
@@ -129,5 +149,7 @@ function openPipeChannel(sink: OutputSink): OutputChannel {
       attached?.stderr?.destroy();
       resolveClosed();
     },
+    ref: () => undefined,
+    unref: () => undefined,
   };
 }

@@ -18,6 +18,7 @@ import { decodeCapture } from './decode-output';
 import { ProgramDigests } from './file-digest';
 import { refusal, startFailureText } from './messages';
 import { defaultTransport, type OutputTransport } from './output-channel';
+import { SpareOutputChannels } from './spare-channel';
 import { realProgramFileView, type ProgramFileView } from './program-files';
 import { locateProgram } from './resolve-program';
 import { argumentProblem, cwdProblem, runLimits } from './run-request';
@@ -43,12 +44,12 @@ export class ProcessHost implements ProcessCapability {
   private readonly tasks: BackgroundTasks;
   private readonly foreground = new Set<SupervisedProcess>();
   private readonly inflight = new Set<Promise<RunOutcome>>();
-  private readonly transport: OutputTransport;
+  private readonly channels: SpareOutputChannels;
   private closed = false;
 
   constructor(private readonly options: ProcessHostOptions) {
     this.view = realProgramFileView();
-    this.transport = options.transport ?? defaultTransport(process.platform);
+    this.channels = new SpareOutputChannels(options.transport ?? defaultTransport(process.platform));
     this.tasks = new BackgroundTasks(options.maxBackgroundTasks ?? DEFAULT_MAX_RUNNING_TASKS);
   }
 
@@ -138,6 +139,7 @@ export class ProcessHost implements ProcessCapability {
   /** Kills every tree this session started (background tasks and runs in progress) and waits for them. */
   async closeAll(): Promise<void> {
     this.closed = true;
+    this.channels.close();
     for (const proc of this.foreground) proc.kill('close');
     // Runs still setting up see `closed` and kill themselves; wait for every one to end.
     await Promise.all([this.tasks.closeAll(), Promise.allSettled([...this.inflight])]);
@@ -181,7 +183,7 @@ export class ProcessHost implements ProcessCapability {
       env,
       timeoutMs,
       maxCaptureBytes,
-      transport: this.transport,
+      channels: this.channels,
     };
   }
 }

@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import type { ProgramRefusal, ResolvedProgram, RunRequest, StartFailure } from '../../../common/process-capability';
 import type { ShellPolicy } from '../../policy/types';
 import { refusal, startFailureText } from './messages';
@@ -40,7 +40,8 @@ export async function cwdProblem(program: ResolvedProgram, cwd: string, platform
     throw new Error(`ProcessCapability: cwd must be an absolute, confined folder, got ${JSON.stringify(cwd)}`);
   }
   try {
-    if ((await stat(cwd)).isDirectory()) return null;
+    // Synchronous for the reason given in program-files.ts: one local lookup, not a thread-pool trip.
+    if (statSync(cwd).isDirectory()) return null;
   } catch {
     /* reported below */
   }
