@@ -66,8 +66,11 @@ export function sessionMembers(sid: number, clock: PidClock | null): number[] {
   return members;
 }
 
-/** Probing a pid that is not there costs one failed open, ≈5 µs; listing /proc costs ≈60 µs. */
-const PROBE_AT_MOST = 64;
+/**
+ * Probing a pid that is not there costs one failed open and its exception, ≈5–10 µs; listing /proc
+ * costs ≈60 µs. After a short command the arc holds the program and a few children.
+ */
+const PROBE_AT_MOST = 16;
 
 /** The session id of a live process; null when it is gone, a zombie, or unreadable. */
 function sessionOf(pid: number): number | null {
