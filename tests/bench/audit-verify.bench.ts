@@ -94,12 +94,8 @@ function main(): void {
       'x scan': (s as number) / scanS,
     })),
   );
-  // The differences split a row's cost: reading (scan), the chain's hashing and checks (verify −
-  // scan), the MAC and seal checks (verify --key − verify).
-  const perRow = (s: number): string => `${((s * 1e6) / ROWS).toFixed(2)} µs`;
-  console.log(
-    `per row: reading ${perRow(scanS)}, chain ${perRow(median(seconds.verify) - scanS)}, seals ${perRow(median(seconds.verifyKey) - median(seconds.verify))}`,
-  );
+  // No per-row split by subtraction: from 150k rows verify checks segments on worker threads, so
+  // it can finish before the single-threaded scan does (the difference came out negative).
   const rate = ROWS / median(seconds.verifyKey);
   console.log(
     `verify --key ${Math.round(rate).toLocaleString('en')} rows/s (target ≥ ${TARGET_ROWS_PER_S.toLocaleString('en')} rows/s): ${rate >= TARGET_ROWS_PER_S ? 'MET' : 'NOT MET'}`,
