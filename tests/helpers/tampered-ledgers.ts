@@ -1,20 +1,21 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { AuditLedger, enforceRetention, parseVerificationKey, readLedgerRows, sealKeyPath, type Checkpoint } from '../../electron/main/audit';
+import { AuditLedger, enforceRetention, readLedgerRows, sealKeyPath, type Checkpoint } from '../../electron/main/audit';
 import { parseCheckpoint } from '../../electron/main/audit/checkpoint/checkpoint';
 import { takeCheckpoint } from '../../electron/main/audit/checkpoint/checkpoint-store';
 import { computeEntryHash, LEDGER_DOMAIN } from '../../electron/main/audit/ledger/chain';
 import { MIGRATIONS } from '../../electron/main/audit/ledger/migrations';
 import { rowMac, SealKeyFile, type SealKey } from '../../electron/main/audit/ledger/seal-key';
 import { listSegments, openSegmentWriter, segmentFile } from '../../electron/main/audit/ledger/segments';
-import { IDENTITY, manualClock } from '../unit/audit/ledger-helpers';
+import { IDENTITY, openNewLedger } from '../unit/audit/ledger-helpers';
 
 /**
  * Ledgers an attacker (or a crash, or an old version) left behind, for comparing verifier paths:
  * every tamper of tests/security/audit-tamper.test.ts, the same again at segment boundaries, and
  * stored values no Baram ever writes. Each case builds its ledger in a fresh folder and says what
- * to verify it with; the verdict is whatever the rules make of it.
+ * to verify it with; the verdict is whatever the rules make of it. The tamper tools below are the
+ * ones tests/security/audit-tamper.test.ts uses too.
  */
 export interface TamperedLedger {
   readonly dir: string;
@@ -27,7 +28,8 @@ export interface TamperCase {
   readonly make: (dir: string) => Promise<TamperedLedger>;
 }
 
-interface Row {
+/** A row of a segment's entries table, with its columns as SQLite names them. */
+export interface Row {
   seq: number;
   body: string;
   prev_hash: string;
@@ -65,9 +67,7 @@ export const BUSY_DAYS = [
 ];
 
 export async function writeLedger(dir: string, times: readonly string[]): Promise<{ key: SealKey; checkpoint: () => Promise<{ readonly parsed: Checkpoint; readonly text: string }> }> {
-  const clock = manualClock(times[0] ?? '2026-11-02T09:00:00Z');
-  const ledger = AuditLedger.open(dir, IDENTITY, { clock: clock.now });
-  const key = parseVerificationKey(ledger.takeInitialKey() ?? '');
+  const { ledger, clock, k0: key } = openNewLedger(dir, times[0] ?? '2026-11-02T09:00:00Z');
   for (const [index, time] of times.entries()) {
     clock.set(time);
     await ledger.append({ type: 'request', data: { prompt: `질문 ${index + 1}` } });
@@ -99,15 +99,15 @@ export function tamper(dir: string, action: (db: Database.Database) => void): vo
   }
 }
 
-function rowsOf(db: Database.Database): Row[] {
+export function rowsOf(db: Database.Database): Row[] {
   return db.prepare<[], Row>('SELECT seq, body, prev_hash, entry_hash, epoch, mac FROM entries ORDER BY seq').all();
 }
 
-function hasSeq(db: Database.Database, seq: number): boolean {
+export function hasSeq(db: Database.Database, seq: number): boolean {
   return db.prepare('SELECT 1 FROM entries WHERE seq = ?').get(seq) !== undefined;
 }
 
-/** The attacker's rewrite: row `fromSeq` edited, every hash after it recomputed, MACs optionally redone with `key`. */
+/** The attacker's rewrite: row `fromSeq` edited, its hash and every hash after it recomputed, MACs optionally redone with `key`. */
 export function rechain(dir: string, fromSeq: number, edit: (body: string) => string, key?: SealKey): void {
   let prev: string | undefined;
   tamper(dir, (db) => {
@@ -137,39 +137,33 @@ export function rechain(dir: string, fromSeq: number, edit: (body: string) => st
  * are would pass it, the verifier hashes the text better-sqlite3 decodes (U+FFFD for bad bytes).
  */
 function rawBodyRechained(dir: string, seq: number, raw: Buffer): void {
-  let prev: string | undefined;
   tamper(dir, (db) => {
-    for (const row of rowsOf(db)) {
-      if (row.seq < seq) {
-        prev = row.entry_hash;
-        continue;
-      }
-      const from = prev ?? row.prev_hash;
-      if (row.seq === seq) {
-        const seqBytes = Buffer.alloc(8);
-        seqBytes.writeBigUInt64BE(BigInt(seq));
-        const hash = createHash('sha256').update(LEDGER_DOMAIN).update(Buffer.from([0])).update(seqBytes).update(Buffer.from(from, 'hex')).update(raw).digest('hex');
-        db.prepare('UPDATE entries SET body = CAST(? AS TEXT), prev_hash = ?, entry_hash = ? WHERE seq = ?').run(raw, from, hash, row.seq);
-        prev = hash;
-      } else {
-        const hash = computeEntryHash(row.seq, from, row.body);
-        db.prepare('UPDATE entries SET prev_hash = ?, entry_hash = ? WHERE seq = ?').run(from, hash, row.seq);
-        prev = hash;
-      }
-    }
+    const row = rowsOf(db).find((r) => r.seq === seq);
+    if (!row) return;
+    const seqBytes = Buffer.alloc(8);
+    seqBytes.writeBigUInt64BE(BigInt(seq));
+    const hash = createHash('sha256').update(LEDGER_DOMAIN).update(Buffer.from([0])).update(seqBytes).update(Buffer.from(row.prev_hash, 'hex')).update(raw).digest('hex');
+    db.prepare('UPDATE entries SET body = CAST(? AS TEXT), entry_hash = ? WHERE seq = ?').run(raw, hash, seq);
   });
+  rechain(dir, seq + 1, (body) => body);
 }
 
-function seqOf(dir: string, prompt: string): number {
+/** The seq of the `request` row whose prompt is `prompt` (writeLedger's prompts are 질문 1, 질문 2, …). */
+export function seqOf(dir: string, prompt: string): number {
   const found = [...readLedgerRows(dir)].find((r) => r.body.includes(`"prompt":"${prompt}"`));
   if (!found) throw new Error(`test setup: no row with ${prompt}`);
   return found.seq;
 }
 
-function updateRow(dir: string, seq: number, sql: string, ...params: unknown[]): void {
+/** Runs one statement in the segment that holds row `seq`, and in no other. */
+function runInSegmentOf(dir: string, seq: number, sql: string, ...params: unknown[]): void {
   tamper(dir, (db) => {
-    if (hasSeq(db, seq)) db.prepare(`UPDATE entries SET ${sql} WHERE seq = ?`).run(...params, seq);
+    if (hasSeq(db, seq)) db.prepare(sql).run(...params);
   });
+}
+
+function updateRow(dir: string, seq: number, set: string, ...params: unknown[]): void {
+  runInSegmentOf(dir, seq, `UPDATE entries SET ${set} WHERE seq = ?`, ...params, seq);
 }
 
 function deleteRows(dir: string, where: string, ...params: unknown[]): void {
@@ -190,17 +184,43 @@ function editWithOwnHash(dir: string, seq: number): void {
   updateRow(dir, seq, 'body = ?, entry_hash = ?', body, computeEntryHash(seq, row.prevHash, body));
 }
 
-function currentKey(dir: string): SealKey {
+/** The key the machine holds today: what an attacker with the disk has. */
+export function currentKey(dir: string): SealKey {
   return SealKeyFile.read(sealKeyPath(dir)).key;
+}
+
+/**
+ * Cuts the ledger back to before row `cut` and writes a forged row `cut` after it, chained and
+ * sealed with `key`: journald CVE-2023-31438's truncate-and-resume.
+ */
+export function truncateAndResume(dir: string, cut: number, key: SealKey): void {
+  tamper(dir, (db) => {
+    db.prepare('DELETE FROM entries WHERE seq >= ?').run(cut);
+    const last = rowsOf(db).at(-1);
+    if (!last) throw new Error('test setup');
+    const body = last.body.replace(/"seq":\d+/, `"seq":${cut}`).replace(/"prompt":"[^"]*"/, '"prompt":"위조"');
+    const hash = computeEntryHash(cut, last.entry_hash, body);
+    db.prepare('INSERT INTO entries (seq, body, prev_hash, entry_hash, epoch, mac) VALUES (?, ?, ?, ?, ?, ?)').run(cut, body, last.entry_hash, hash, key.epoch, rowMac(key, hash));
+  });
+}
+
+/** Checkpoint `text` rewritten to claim the ledger ends at row `size` (the signature no longer fits). */
+export function forgedCheckpoint(dir: string, text: string, size: number): Checkpoint {
+  const lines = text.split('\n');
+  const forgedHead = [...readLedgerRows(dir)].find((r) => r.seq === size);
+  lines[1] = String(size);
+  lines[2] = Buffer.from(forgedHead?.entryHash ?? '', 'hex').toString('base64');
+  return parseCheckpoint(lines.join('\n'));
 }
 
 const plain = (dir: string, key: SealKey, checkpoints: readonly Checkpoint[] = []): TamperedLedger => ({ dir, key, checkpoints });
 
-function oneMonth(name: string, tamperWith: (dir: string) => void): TamperCase {
+/** A ledger written at `times`, a checkpoint kept of it, then `tamperWith` applied. */
+function checkpointedThenTampered(name: string, times: readonly string[], tamperWith: (dir: string) => void): TamperCase {
   return {
     name,
     make: async (dir) => {
-      const { key, checkpoint } = await writeLedger(dir, FIVE_DAYS);
+      const { key, checkpoint } = await writeLedger(dir, times);
       const kept = await checkpoint();
       tamperWith(dir);
       return plain(dir, key, [kept.parsed]);
@@ -208,29 +228,9 @@ function oneMonth(name: string, tamperWith: (dir: string) => void): TamperCase {
   };
 }
 
-function threeMonths(name: string, tamperWith: (dir: string) => void): TamperCase {
-  return {
-    name,
-    make: async (dir) => {
-      const { key, checkpoint } = await writeLedger(dir, THREE_MONTHS);
-      const kept = await checkpoint();
-      tamperWith(dir);
-      return plain(dir, key, [kept.parsed]);
-    },
-  };
-}
-
-function busyDays(name: string, tamperWith: (dir: string) => void): TamperCase {
-  return {
-    name: `busy days: ${name}`,
-    make: async (dir) => {
-      const { key, checkpoint } = await writeLedger(dir, BUSY_DAYS);
-      const kept = await checkpoint();
-      tamperWith(dir);
-      return plain(dir, key, [kept.parsed]);
-    },
-  };
-}
+const oneMonth = (name: string, tamperWith: (dir: string) => void): TamperCase => checkpointedThenTampered(name, FIVE_DAYS, tamperWith);
+const threeMonths = (name: string, tamperWith: (dir: string) => void): TamperCase => checkpointedThenTampered(name, THREE_MONTHS, tamperWith);
+const busyDays = (name: string, tamperWith: (dir: string) => void): TamperCase => checkpointedThenTampered(`busy days: ${name}`, BUSY_DAYS, tamperWith);
 
 /** A segment created by migrations 1…`version` only, holding `rows` written as that version wrote them. */
 function oldSegment(dir: string, month: string, version: number, rows: readonly Row[]): void {
@@ -262,6 +262,22 @@ function recreateLoose(dir: string, edit: (db: Database.Database) => void): void
   });
 }
 
+/**
+ * Rows of January, February and March 2024 and of February 2026, then retention of 730 days run on
+ * 2026-03-01, which deletes the oldest months.
+ */
+async function writtenThenRetained(dir: string): Promise<SealKey> {
+  const { ledger, clock, k0 } = openNewLedger(dir, '2024-01-10T09:00:00Z');
+  for (const time of ['2024-01-10T09:00:00Z', '2024-02-10T09:00:00Z', '2024-03-10T09:00:00Z', '2026-02-10T09:00:00Z']) {
+    clock.set(time);
+    await ledger.append({ type: 'request', data: { prompt: time } });
+  }
+  clock.set('2026-03-01T12:00:00Z');
+  await enforceRetention(ledger, 730, clock.now());
+  await ledger.close();
+  return k0;
+}
+
 export const TAMPER_CASES: readonly TamperCase[] = [
   oneMonth('intact, one segment', () => undefined),
   threeMonths('intact, three segments', () => undefined),
@@ -273,29 +289,14 @@ export const TAMPER_CASES: readonly TamperCase[] = [
   oneMonth('an edit whose own entry_hash was recomputed', (dir) => editWithOwnHash(dir, seqOf(dir, '질문 3'))),
   oneMonth('the whole unkeyed chain recomputed after an edit', (dir) => rechain(dir, seqOf(dir, '질문 3'), (b) => b.replace('질문 3', '질문 X'))),
   oneMonth("re-sealed with the machine's current key", (dir) => rechain(dir, seqOf(dir, '질문 3'), (b) => b.replace('질문 3', '질문 X'), currentKey(dir))),
-  oneMonth('truncated into an earlier day, resumed with the current key', (dir) => {
-    const cut = seqOf(dir, '질문 4');
-    const current = currentKey(dir);
-    tamper(dir, (db) => {
-      db.prepare('DELETE FROM entries WHERE seq >= ?').run(cut);
-      const last = rowsOf(db).at(-1);
-      if (!last) throw new Error('test setup');
-      const body = last.body.replace(/"seq":\d+/, `"seq":${cut}`).replace(/"prompt":"[^"]*"/, '"prompt":"위조"');
-      const hash = computeEntryHash(cut, last.entry_hash, body);
-      db.prepare('INSERT INTO entries (seq, body, prev_hash, entry_hash, epoch, mac) VALUES (?, ?, ?, ?, ?, ?)').run(cut, body, last.entry_hash, hash, current.epoch, rowMac(current, hash));
-    });
-  }),
+  oneMonth('truncated into an earlier day, resumed with the current key', (dir) => truncateAndResume(dir, seqOf(dir, '질문 4'), currentKey(dir))),
   oneMonth('a truncated tail (a checkpoint was taken before)', (dir) => deleteRows(dir, 'seq >= ?', seqOf(dir, '질문 6'))),
   oneMonth('a recomputed chain (a checkpoint was taken before)', (dir) => rechain(dir, seqOf(dir, '질문 2'), (b) => b.replace('질문 2', '질문 X'))),
   {
     name: 'a forged checkpoint',
     make: async (dir) => {
       const { key, checkpoint } = await writeLedger(dir, FIVE_DAYS);
-      const lines = (await checkpoint()).text.split('\n');
-      const forgedHead = [...readLedgerRows(dir)].find((r) => r.seq === 3);
-      lines[1] = '3';
-      lines[2] = Buffer.from(forgedHead?.entryHash ?? '', 'hex').toString('base64');
-      return plain(dir, key, [parseCheckpoint(lines.join('\n'))]);
+      return plain(dir, key, [forgedCheckpoint(dir, (await checkpoint()).text, 3)]);
     },
   },
   threeMonths('a deleted middle segment file', (dir) => rmSync(segmentFile(dir, '2026-10'))),
@@ -319,16 +320,8 @@ export const TAMPER_CASES: readonly TamperCase[] = [
   threeMonths('a seal row at a segment boundary re-chained with the current key', (dir) => rechain(dir, 9, (b) => b.replace('audit.seal', 'audit.note'), currentKey(dir))),
   threeMonths('a row relabelled into the next epoch', (dir) => updateRow(dir, 10, 'epoch = epoch + 1')),
   threeMonths('a row relabelled into an epoch before the key', (dir) => updateRow(dir, 2, 'epoch = epoch - 400')),
-  threeMonths('a segment whose rows were renumbered to overlap the one before', (dir) => {
-    tamper(dir, (db) => {
-      if (hasSeq(db, 9)) db.exec('UPDATE entries SET seq = seq - 3');
-    });
-  }),
-  threeMonths('a segment renumbered to leave a gap', (dir) => {
-    tamper(dir, (db) => {
-      if (hasSeq(db, 9)) db.exec('UPDATE entries SET seq = seq + 1000 WHERE seq >= 11');
-    });
-  }),
+  threeMonths('a segment whose rows were renumbered to overlap the one before', (dir) => runInSegmentOf(dir, 9, 'UPDATE entries SET seq = seq - 3')),
+  threeMonths('a segment renumbered to leave a gap', (dir) => runInSegmentOf(dir, 9, 'UPDATE entries SET seq = seq + 1000 WHERE seq >= 11')),
 
   // Stored values Baram never writes.
   threeMonths('an upper-case MAC (the same bytes)', (dir) => updateRow(dir, 6, 'mac = upper(mac)')),
@@ -341,11 +334,9 @@ export const TAMPER_CASES: readonly TamperCase[] = [
   threeMonths('a body that is not valid UTF-8', (dir) => updateRow(dir, 6, "body = CAST(x'7b2270726f6d7074223a22ffc328227d' AS TEXT)")),
   threeMonths('a body with a NUL byte', (dir) => updateRow(dir, 6, "body = CAST(CAST(body AS BLOB) || x'00' AS TEXT)")),
   threeMonths('a body with a retention record in its text', (dir) => updateRow(dir, 6, "body = replace(body, '\"type\":\"request\"', '\"type\":\"retention.deleted\"')")),
-  threeMonths('a seq beyond 15 digits appended', (dir) => {
-    tamper(dir, (db) => {
-      if (hasSeq(db, 13)) db.prepare("INSERT INTO entries (seq, body, prev_hash, entry_hash, epoch, mac) SELECT 1000000000000000, body, prev_hash, entry_hash, epoch, mac FROM entries WHERE seq = 13").run();
-    });
-  }),
+  threeMonths('a seq beyond 15 digits appended', (dir) =>
+    runInSegmentOf(dir, 13, 'INSERT INTO entries (seq, body, prev_hash, entry_hash, epoch, mac) SELECT 1000000000000000, body, prev_hash, entry_hash, epoch, mac FROM entries WHERE seq = 13'),
+  ),
   threeMonths('a table re-created without STRICT, one body stored as a number', (dir) =>
     recreateLoose(dir, (db) => {
       if (hasSeq(db, 6)) db.prepare('UPDATE entries SET body = 5 WHERE seq = 6').run();
@@ -376,11 +367,7 @@ export const TAMPER_CASES: readonly TamperCase[] = [
   busyDays('a retention record planted mid-run', (dir) => rechain(dir, 5, (b) => b.replace('"type":"request"', '"type":"retention.deleted"'))),
   busyDays('a body that is not valid UTF-8 mid-run', (dir) => updateRow(dir, 10, "body = CAST(x'7b2270726f6d7074223a22ffc328227d' AS TEXT)")),
   busyDays('a body of invalid UTF-8 hashed as raw bytes, chain recomputed', (dir) => rawBodyRechained(dir, 10, Buffer.from('7b2270726f6d7074223a22ffc328227d', 'hex'))),
-  busyDays('a seq gap of a trillion mid-run', (dir) => {
-    tamper(dir, (db) => {
-      if (hasSeq(db, 20)) db.exec('UPDATE entries SET seq = seq + 1000000000000 WHERE seq >= 20');
-    });
-  }),
+  busyDays('a seq gap of a trillion mid-run', (dir) => runInSegmentOf(dir, 20, 'UPDATE entries SET seq = seq + 1000000000000 WHERE seq >= 20')),
   busyDays('the last segment truncated mid-run (a checkpoint was taken before)', (dir) => deleteRows(dir, 'seq >= 25')),
 
   // Files a crash, an old version or retention left.
@@ -392,11 +379,7 @@ export const TAMPER_CASES: readonly TamperCase[] = [
       return plain(dir, key);
     },
   },
-  threeMonths('a segment emptied of its rows', (dir) => {
-    tamper(dir, (db) => {
-      if (hasSeq(db, 4)) db.exec('DELETE FROM entries');
-    });
-  }),
+  threeMonths('a segment emptied of its rows', (dir) => runInSegmentOf(dir, 4, 'DELETE FROM entries')),
   threeMonths('an empty file before the oldest segment (crash before the first migration)', (dir) => writeFileSync(segmentFile(dir, '2026-08'), '')),
   threeMonths('a new empty segment after the newest', (dir) => openSegmentWriter(segmentFile(dir, '2026-12')).close()),
   {
@@ -413,33 +396,12 @@ export const TAMPER_CASES: readonly TamperCase[] = [
   },
   {
     name: 'retention deleted the oldest months on record',
-    make: async (dir) => {
-      const clock = manualClock('2024-01-10T09:00:00Z');
-      const ledger = AuditLedger.open(dir, IDENTITY, { clock: clock.now });
-      const key = parseVerificationKey(ledger.takeInitialKey() ?? '');
-      for (const time of ['2024-01-10T09:00:00Z', '2024-02-10T09:00:00Z', '2024-03-10T09:00:00Z', '2026-02-10T09:00:00Z']) {
-        clock.set(time);
-        await ledger.append({ type: 'request', data: { prompt: time } });
-      }
-      clock.set('2026-03-01T12:00:00Z');
-      await enforceRetention(ledger, 730, clock.now());
-      await ledger.close();
-      return plain(dir, key);
-    },
+    make: async (dir) => plain(dir, await writtenThenRetained(dir)),
   },
   {
     name: 'retention deleted the oldest months, then a segment after them was deleted too',
     make: async (dir) => {
-      const clock = manualClock('2024-01-10T09:00:00Z');
-      const ledger = AuditLedger.open(dir, IDENTITY, { clock: clock.now });
-      const key = parseVerificationKey(ledger.takeInitialKey() ?? '');
-      for (const time of ['2024-01-10T09:00:00Z', '2024-02-10T09:00:00Z', '2024-03-10T09:00:00Z', '2026-02-10T09:00:00Z']) {
-        clock.set(time);
-        await ledger.append({ type: 'request', data: { prompt: time } });
-      }
-      clock.set('2026-03-01T12:00:00Z');
-      await enforceRetention(ledger, 730, clock.now());
-      await ledger.close();
+      const key = await writtenThenRetained(dir);
       rmSync(segmentFile(dir, '2024-03'));
       return plain(dir, key);
     },

@@ -4,13 +4,12 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AuditLedger, parseVerificationKey, readLedgerRows, sealKeyPath, verifyLedger } from '../../electron/main/audit';
-import { parseCheckpoint } from '../../electron/main/audit/checkpoint/checkpoint';
-import { takeCheckpoint } from '../../electron/main/audit/checkpoint/checkpoint-store';
+import { AuditLedger, readLedgerRows, sealKeyPath, verifyLedger, type Checkpoint } from '../../electron/main/audit';
 import { computeEntryHash } from '../../electron/main/audit/ledger/chain';
-import { rowMac, SealKeyFile, type SealKey } from '../../electron/main/audit/ledger/seal-key';
+import type { SealKey } from '../../electron/main/audit/ledger/seal-key';
 import { listSegments } from '../../electron/main/audit/ledger/segments';
-import { IDENTITY, manualClock, tempLedgerDir } from '../unit/audit/ledger-helpers';
+import { currentKey, FIVE_DAYS, forgedCheckpoint, hasSeq, rechain, rowsOf, seqOf, tamper, truncateAndResume, writeLedger } from '../helpers/tampered-ledgers';
+import { IDENTITY, tempLedgerDir } from '../unit/audit/ledger-helpers';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const APPEND_ONCE = join(REPO, 'tests', 'fixtures', 'audit', 'append-once.ts');
@@ -37,7 +36,8 @@ afterEach(() => {
 interface Built {
   readonly dir: string;
   readonly k0: SealKey;
-  readonly clock: ReturnType<typeof manualClock>;
+  /** Takes a checkpoint now, as security staff would keep it. */
+  readonly checkpoint: () => Promise<{ readonly parsed: Checkpoint; readonly text: string }>;
 }
 
 /**
@@ -47,85 +47,19 @@ interface Built {
 async function ledgerWritten(times: readonly string[]): Promise<Built> {
   const temp = tempLedgerDir();
   cleanups.push(temp.cleanup);
-  const clock = manualClock(times[0] ?? '2026-11-02T09:00:00.000Z');
-  const ledger = AuditLedger.open(temp.dir, IDENTITY, { clock: clock.now });
-  const k0 = parseVerificationKey(ledger.takeInitialKey() ?? '');
-  for (const [index, time] of times.entries()) {
-    clock.set(time);
-    await ledger.append({ type: 'request', data: { prompt: `질문 ${index + 1}` } });
-  }
-  await ledger.close();
+  const { key: k0, checkpoint } = await writeLedger(temp.dir, times);
   expect(verifyLedger(temp.dir, { key: k0 })).toMatchObject({ ok: true, macChecked: true });
-  return { dir: temp.dir, k0, clock };
-}
-
-/** Five days in one month: rows of days 1–4 are sealed, day 5's are the unsealed tail. */
-const FIVE_DAYS = ['2026-11-02T09:00:00Z', '2026-11-02T10:00:00Z', '2026-11-03T09:00:00Z', '2026-11-04T09:00:00Z', '2026-11-05T09:00:00Z', '2026-11-06T09:00:00Z', '2026-11-06T10:00:00Z'];
-
-function seqOf(dir: string, prompt: string): number {
-  const found = [...readLedgerRows(dir)].find((r) => r.body.includes(`"prompt":"${prompt}"`));
-  if (!found) throw new Error(`test setup: no row with ${prompt}`);
-  return found.seq;
+  return { dir: temp.dir, k0, checkpoint };
 }
 
 function segmentOf(dir: string, seq: number): string {
   for (const segment of listSegments(dir)) {
     const db = new Database(segment.file, { readonly: true });
-    const has = db.prepare('SELECT 1 FROM entries WHERE seq = ?').get(seq);
+    const has = hasSeq(db, seq);
     db.close();
     if (has) return segment.file;
   }
   throw new Error(`test setup: no segment holds seq ${seq}`);
-}
-
-interface Row {
-  seq: number;
-  body: string;
-  prev_hash: string;
-  entry_hash: string;
-  epoch: number;
-  mac: string;
-}
-
-/** As an attacker with write access would: separate connections that drop the triggers first. */
-function tamper(dir: string, action: (db: Database.Database) => void): void {
-  for (const segment of listSegments(dir)) {
-    const db = new Database(segment.file);
-    try {
-      db.exec('DROP TRIGGER IF EXISTS entries_no_update; DROP TRIGGER IF EXISTS entries_no_delete;');
-      action(db);
-    } finally {
-      db.close();
-    }
-  }
-}
-
-function rowsOf(db: Database.Database): Row[] {
-  return db.prepare<[], Row>('SELECT seq, body, prev_hash, entry_hash, epoch, mac FROM entries ORDER BY seq').all();
-}
-
-/** The attacker's rewrite: new bodies from `fromSeq` on, every hash recomputed, MACs optionally redone with `key`. */
-function rechain(dir: string, fromSeq: number, edit: (body: string) => string, key?: SealKey): void {
-  let prev: string | undefined;
-  tamper(dir, (db) => {
-    for (const row of rowsOf(db)) {
-      if (row.seq < fromSeq) {
-        prev = row.entry_hash;
-        continue;
-      }
-      const body = row.seq === fromSeq ? edit(row.body) : row.body;
-      const hash = computeEntryHash(row.seq, prev ?? row.prev_hash, body);
-      db.prepare('UPDATE entries SET body = ?, prev_hash = ?, entry_hash = ?, epoch = ?, mac = ? WHERE seq = ?').run(
-        body,
-        prev ?? row.prev_hash,
-        hash,
-        key ? key.epoch : row.epoch,
-        key ? rowMac(key, hash) : row.mac,
-        row.seq,
-      );
-      prev = hash;
-    }
-  });
 }
 
 describe('audit ledger tamper evidence (attacker with a separate SQLite connection)', () => {
@@ -175,7 +109,7 @@ describe('audit ledger tamper evidence (attacker with a separate SQLite connecti
 
   it('an attacker holding the machine\'s current key cannot re-seal earlier days: caught at the first changed row', async () => {
     const { dir, k0 } = await ledgerWritten(FIVE_DAYS);
-    const current = SealKeyFile.read(sealKeyPath(dir)).key; // everything on disk is theirs
+    const current = currentKey(dir); // everything on disk is theirs
     const seq = seqOf(dir, '질문 3'); // written on an earlier day
     rechain(dir, seq, (body) => body.replace('질문 3', '질문 X'), current);
     expect(verifyLedger(dir)).toMatchObject({ ok: true, macChecked: false });
@@ -185,25 +119,14 @@ describe('audit ledger tamper evidence (attacker with a separate SQLite connecti
   it('truncating into an earlier day and resuming with the current key is caught (journald CVE-2023-31438)', async () => {
     const { dir, k0 } = await ledgerWritten(FIVE_DAYS);
     const cut = seqOf(dir, '질문 4');
-    const current = SealKeyFile.read(sealKeyPath(dir)).key;
-    tamper(dir, (db) => {
-      db.prepare('DELETE FROM entries WHERE seq >= ?').run(cut);
-      const last = rowsOf(db).at(-1);
-      if (!last) throw new Error('test setup');
-      const body = last.body.replace(/"seq":\d+/, `"seq":${cut}`).replace(/"prompt":"[^"]*"/, '"prompt":"위조"');
-      const hash = computeEntryHash(cut, last.entry_hash, body);
-      db.prepare('INSERT INTO entries (seq, body, prev_hash, entry_hash, epoch, mac) VALUES (?, ?, ?, ?, ?, ?)').run(cut, body, last.entry_hash, hash, current.epoch, rowMac(current, hash));
-    });
+    truncateAndResume(dir, cut, currentKey(dir));
     expect(verifyLedger(dir)).toMatchObject({ ok: true });
     expect(verifyLedger(dir, { key: k0 })).toMatchObject({ ok: false, firstBadSeq: cut, reason: 'bad-mac' });
   });
 
   it('a truncated tail is detected against a checkpoint taken before, at the first missing seq', async () => {
-    const { dir, k0, clock } = await ledgerWritten(FIVE_DAYS);
-    const ledger = AuditLedger.open(dir, IDENTITY, { clock: clock.now });
-    const taken = await takeCheckpoint(ledger, IDENTITY.hostId, clock.now());
-    await ledger.close();
-    const kept = parseCheckpoint(taken.text);
+    const { dir, k0, checkpoint } = await ledgerWritten(FIVE_DAYS);
+    const kept = (await checkpoint()).parsed;
     const cut = seqOf(dir, '질문 6');
     tamper(dir, (db) => db.prepare('DELETE FROM entries WHERE seq >= ?').run(cut));
     // The chain alone cannot see a clean cut at the end…
@@ -214,24 +137,15 @@ describe('audit ledger tamper evidence (attacker with a separate SQLite connecti
   });
 
   it('a re-computed chain is detected against a checkpoint even without the key', async () => {
-    const { dir, clock } = await ledgerWritten(FIVE_DAYS);
-    const ledger = AuditLedger.open(dir, IDENTITY, { clock: clock.now });
-    const kept = (await takeCheckpoint(ledger, IDENTITY.hostId, clock.now())).checkpoint;
-    await ledger.close();
+    const { dir, checkpoint } = await ledgerWritten(FIVE_DAYS);
+    const kept = (await checkpoint()).parsed;
     rechain(dir, seqOf(dir, '질문 2'), (body) => body.replace('질문 2', '질문 X'));
     expect(verifyLedger(dir, { checkpoints: [kept] })).toMatchObject({ ok: false, firstBadSeq: kept.size, reason: 'rewritten' });
   });
 
   it('a forged checkpoint (made to match a rewritten ledger) fails its signature under the key', async () => {
-    const { dir, k0, clock } = await ledgerWritten(FIVE_DAYS);
-    const ledger = AuditLedger.open(dir, IDENTITY, { clock: clock.now });
-    const text = (await takeCheckpoint(ledger, IDENTITY.hostId, clock.now())).text;
-    await ledger.close();
-    const lines = text.split('\n');
-    const forgedHead = [...readLedgerRows(dir)].find((r) => r.seq === 3);
-    lines[1] = '3';
-    lines[2] = Buffer.from(forgedHead?.entryHash ?? '', 'hex').toString('base64');
-    const forged = parseCheckpoint(lines.join('\n'));
+    const { dir, k0, checkpoint } = await ledgerWritten(FIVE_DAYS);
+    const forged = forgedCheckpoint(dir, (await checkpoint()).text, 3);
     expect(verifyLedger(dir, { checkpoints: [forged] })).toMatchObject({ ok: true });
     expect(verifyLedger(dir, { checkpoints: [forged], key: k0 })).toMatchObject({ ok: false, firstBadSeq: 3, reason: 'bad-checkpoint' });
   });

@@ -1,8 +1,8 @@
-import { copyFileSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { AuditLedger, parseVerificationKey, readLedgerRows, sealKeyPath, verifyLedger } from '../../../electron/main/audit';
+import { readLedgerRows, sealKeyPath, verifyLedger } from '../../../electron/main/audit';
 import { deriveKey } from '../../../electron/main/audit/ledger/seal-key';
-import { IDENTITY, manualClock, useTempLedgerDirs } from './ledger-helpers';
+import { keyFileCopy, openNewLedger, reopenAndAppend, useTempLedgerDirs } from './ledger-helpers';
 
 const newDir = useTempLedgerDirs();
 
@@ -19,21 +19,16 @@ function rowTypes(dir: string): unknown[] {
 describe('AuditLedger: a seal row at the tail', () => {
   it('an idle day sealed on demand, then a crash before the key file moved: the next append only catches the key up', async () => {
     const dir = newDir();
-    const clock = manualClock('2026-12-01T08:00:00.000Z');
-    const ledger = AuditLedger.open(dir, IDENTITY, { clock: clock.now });
-    const k0 = parseVerificationKey(ledger.takeInitialKey() ?? '');
+    const { ledger, clock, k0 } = openNewLedger(dir, '2026-12-01T08:00:00.000Z');
     await ledger.append({ type: 'request' });
-    copyFileSync(sealKeyPath(dir), `${sealKeyPath(dir)}.day1`);
+    const dayOneKeyFile = keyFileCopy(dir);
     clock.set('2026-12-02T08:00:00.000Z');
     expect(ledger.sealIfDue()).toBe(k0.epoch + 1);
     await ledger.close();
     // As if the process died after committing the seal row but before overwriting the key.
-    copyFileSync(`${sealKeyPath(dir)}.day1`, sealKeyPath(dir));
-    rmSync(`${sealKeyPath(dir)}.day1`);
+    dayOneKeyFile.restore();
 
-    const reopened = AuditLedger.open(dir, IDENTITY, { clock: clock.now });
-    await reopened.append({ type: 'request' });
-    await reopened.close();
+    await reopenAndAppend(dir, clock);
 
     expect(rowTypes(dir)).toEqual(['request', 'audit.seal', 'request']);
     expect(readFileSync(sealKeyPath(dir)).includes(deriveKey(k0, k0.epoch).key)).toBe(false);
@@ -42,9 +37,7 @@ describe('AuditLedger: a seal row at the tail', () => {
 
   it('a row whose data merely mentions the seal type is not taken for a seal', async () => {
     const dir = newDir();
-    const clock = manualClock('2026-12-01T08:00:00.000Z');
-    const ledger = AuditLedger.open(dir, IDENTITY, { clock: clock.now });
-    const k0 = parseVerificationKey(ledger.takeInitialKey() ?? '');
+    const { ledger, k0 } = openNewLedger(dir, '2026-12-01T08:00:00.000Z');
     // Nested `type: 'audit.seal'` puts the marker text in the body; JSON.parse then finds the row's own type.
     await ledger.append({ type: 'request', data: { type: 'audit.seal', nextEpoch: k0.epoch + 5, note: '"type":"audit.seal"' } });
     await ledger.append({ type: 'request' });

@@ -1,11 +1,11 @@
-import { copyFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { AuditLedger, parseVerificationKey, readLedgerRows, sealKeyPath, verifyLedger } from '../../../electron/main/audit';
 import { epochOf } from '../../../electron/main/audit/ledger/epochs';
 import { deriveKey } from '../../../electron/main/audit/ledger/seal-key';
 import { listSegments, openSegmentWriter } from '../../../electron/main/audit/ledger/segments';
-import { IDENTITY, manualClock, useTempLedgerDirs } from './ledger-helpers';
+import { IDENTITY, keyFileCopy, manualClock, openNewLedger, reopenAndAppend, useTempLedgerDirs } from './ledger-helpers';
 
 const newDir = useTempLedgerDirs();
 
@@ -154,9 +154,7 @@ describe('AuditLedger: forward-secure seals', () => {
 
   it('seals each day with the old key, evolves the key and overwrites the old one on disk', async () => {
     const dir = newDir();
-    const clock = manualClock('2026-12-01T08:00:00.000Z');
-    const ledger = AuditLedger.open(dir, IDENTITY, { clock: clock.now });
-    const k0 = parseVerificationKey(ledger.takeInitialKey() ?? '');
+    const { ledger, clock, k0 } = openNewLedger(dir, '2026-12-01T08:00:00.000Z');
     await ledger.append({ type: 'request' });
     clock.set('2026-12-02T08:00:00.000Z');
     await ledger.append({ type: 'request' });
@@ -187,9 +185,7 @@ describe('AuditLedger: forward-secure seals', () => {
 
   it('seals an idle day on demand (the daily checkpoint does this even when nothing else happens)', async () => {
     const dir = newDir();
-    const clock = manualClock('2026-12-01T08:00:00.000Z');
-    const ledger = AuditLedger.open(dir, IDENTITY, { clock: clock.now });
-    const k0 = parseVerificationKey(ledger.takeInitialKey() ?? '');
+    const { ledger, clock, k0 } = openNewLedger(dir, '2026-12-01T08:00:00.000Z');
     await ledger.append({ type: 'request' });
     clock.set('2026-12-03T00:00:00.000Z');
     expect(ledger.sealIfDue()).toBe(k0.epoch + 2);
@@ -201,21 +197,16 @@ describe('AuditLedger: forward-secure seals', () => {
 
   it('repairs a key file left one step behind by a crash between the seal row and the key update', async () => {
     const dir = newDir();
-    const clock = manualClock('2026-12-01T08:00:00.000Z');
-    const ledger = AuditLedger.open(dir, IDENTITY, { clock: clock.now });
-    const k0 = parseVerificationKey(ledger.takeInitialKey() ?? '');
+    const { ledger, clock, k0 } = openNewLedger(dir, '2026-12-01T08:00:00.000Z');
     await ledger.append({ type: 'request' });
-    copyFileSync(sealKeyPath(dir), `${sealKeyPath(dir)}.day1`);
+    const dayOneKeyFile = keyFileCopy(dir);
     clock.set('2026-12-02T08:00:00.000Z');
     await ledger.append({ type: 'request' });
     await ledger.close();
     // As if the process died after committing the seal row but before overwriting the key.
-    copyFileSync(`${sealKeyPath(dir)}.day1`, sealKeyPath(dir));
-    rmSync(`${sealKeyPath(dir)}.day1`);
+    dayOneKeyFile.restore();
 
-    const reopened = AuditLedger.open(dir, IDENTITY, { clock: clock.now });
-    await reopened.append({ type: 'request' });
-    await reopened.close();
+    await reopenAndAppend(dir, clock);
     expect(readFileSync(sealKeyPath(dir)).includes(deriveKey(k0, k0.epoch).key)).toBe(false);
     expect(verifyLedger(dir, { key: k0 })).toMatchObject({ ok: true, rows: 4 });
   });

@@ -8,6 +8,7 @@ import {
   redactSecretsInText,
   ScannedText,
 } from '../../../electron/main/audit/secret-text';
+import { SECRET_LOOKALIKES } from './secret-lookalikes';
 
 /*
  * The pre-scan (secret-text.ts) skips a rule when the text lacks a literal every match of the rule
@@ -106,34 +107,13 @@ const SECRET_FRAGMENTS: readonly string[] = [
   ...TOKENS.flatMap((token) => [token, `token ${token} in a log line`, `GH=${token}`]),
 ];
 
-/** Ordinary audit text, some of it close to a secret shape (redact.test.ts's "untouched" list and more). */
+/** Ordinary audit text, some of it close to a secret shape (the look-alikes redact.test.ts keeps untouched, and more). */
 const ORDINARY_FRAGMENTS: readonly string[] = [
   'C:\\Users\\김민수\\문서\\보고서.xlsx',
   'C:\\Users\\kim.minsu\\Documents\\재무팀\\2026년 예산\\1분기_부서별_예산_집행_보고서(최종).xlsx',
   '부서별 집행 현황',
   '예산 대비 집행률 87.5%',
-  'D:\\공유\\보안\\password-policy.docx',
-  'reports/sk-hynix-quarterly-2024-final-version.xlsx',
-  'token_report.xlsx: 3 pages',
-  'maxTokens=512 tokenCount: 3 prompt_tokens: 10',
-  'deploy --password-file /etc/app/pw.txt --token-count 5',
-  'docker login --password-stdin -u kim registry.example',
-  'ansible-playbook --ask-pass site.yml',
-  'New-LocalUser -Name kim -Password $securePw',
-  'The bearer of this letter is our employee.',
-  'Basic Settings and Basic information',
-  'https://intranet.example/wiki/Password_Policy?page=2',
-  'ssh://git@git.example/team/repo.git and git@github.com:org/repo.git',
-  'ssh -p 2222 kim@host && mkdir -p a/b && cp -p x y',
-  'docker run -u 1000:1000 alpine && sort -u names.txt',
-  'curl --user-agent=Baram/1.0:ko https://intranet.example',
-  '{"key":"F5","value":"refresh"}',
-  'argsSha256: 3f2a9c0d1e4b5a6978812233445566778899aabbccddeeff0011223344556677',
-  '2025-01-01T10:00:00.000Z 10:30 KST',
-  '비밀번호 변경 안내.docx',
-  '암호화 방식: AES-256',
-  '-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIU\n-----END CERTIFICATE-----',
-  'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl kim@pc',
+  ...SECRET_LOOKALIKES,
   '회의록 10:30 ~ 11:00, 참석: 김민수, 이영희',
   'internet user guide',
   '[redacted]',

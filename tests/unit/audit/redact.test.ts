@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isSecretKey, redactSecretsDeep, redactSecretsInText } from '../../../electron/main/audit/redact';
+import { SECRET_LOOKALIKES } from './secret-lookalikes';
 
 /*
  * Token-shaped test values are assembled at run time, so that secret scanners reading this file
@@ -113,28 +114,7 @@ const configText: Case[] = [
 /** Audit-relevant text that looks a little like a secret and must stay exactly as it is. */
 const untouched: readonly string[] = [
   'C:\\Users\\김민수\\token_report.xlsx',
-  'D:\\공유\\보안\\password-policy.docx',
-  'reports/sk-hynix-quarterly-2024-final-version.xlsx',
-  'token_report.xlsx: 3 pages',
-  'maxTokens=512 tokenCount: 3 prompt_tokens: 10',
-  'deploy --password-file /etc/app/pw.txt --token-count 5',
-  'docker login --password-stdin -u kim registry.example',
-  'ansible-playbook --ask-pass site.yml',
-  'New-LocalUser -Name kim -Password $securePw',
-  'The bearer of this letter is our employee.',
-  'Basic Settings and Basic information',
-  'https://intranet.example/wiki/Password_Policy?page=2',
-  'ssh://git@git.example/team/repo.git and git@github.com:org/repo.git',
-  'ssh -p 2222 kim@host && mkdir -p a/b && cp -p x y',
-  'docker run -u 1000:1000 alpine && sort -u names.txt',
-  'curl --user-agent=Baram/1.0:ko https://intranet.example',
-  '{"key":"F5","value":"refresh"}',
-  'argsSha256: 3f2a9c0d1e4b5a6978812233445566778899aabbccddeeff0011223344556677',
-  '2025-01-01T10:00:00.000Z 10:30 KST',
-  '비밀번호 변경 안내.docx',
-  '암호화 방식: AES-256',
-  '-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIU\n-----END CERTIFICATE-----',
-  'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl kim@pc',
+  ...SECRET_LOOKALIKES,
 ];
 
 const allCases: readonly (readonly [string, Case[]])[] = [
