@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { prng as seeded } from '../../helpers/prng';
 import { redactSecretsDeep } from '../../../electron/main/audit/redact';
 import { isSecretKey } from '../../../electron/main/audit/secret-keys';
 import {
@@ -134,18 +135,6 @@ const PIECES: readonly string[] = [
   // Look-alikes: /x/i never matches these as ASCII letters; the pre-scan's lower-casing may.
   '\u212A', '\u017F', '\u0130', 'ｂｅａｒｅｒ', 'coo\u212Aie', 'ba\u017Fic', 'Bearer\u00a0x.y',
 ];
-
-/** mulberry32: a small seeded generator, so a failure reproduces. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function pick<T>(random: () => number, items: readonly T[]): T {
   return items[Math.floor(random() * items.length)]!;

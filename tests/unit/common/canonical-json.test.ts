@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { prng as seeded } from '../../helpers/prng';
 import { canonicalJson } from '../../../electron/common/canonical-json';
 
 /*
@@ -21,17 +22,6 @@ function referenceCanonicalJson(value: unknown): string {
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${referenceCanonicalJson(v)}`).join(',')}}`;
   }
   throw new TypeError(`canonicalJson: unsupported ${typeof value}`);
-}
-
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const CONTROL = Array.from({ length: 32 }, (_, c) => String.fromCharCode(c)).join('');
