@@ -1,13 +1,17 @@
-import { createHash } from 'node:crypto';
+import crypto from 'node:crypto';
 import { canonicalJson } from '../../common/canonical-json';
 import { redactSecretsDeep } from '../audit';
 
 /** Long values (file contents, edit texts) are recorded by size and digest, not in full. */
 const MAX_INLINE_CHARS = 512;
 
-export function sha256Hex(data: string | Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex');
-}
+/**
+ * One native call where Node has crypto.hash (≥ 20.12, and Electron's Node) rather than three; a
+ * call hashes three to four values (arguments, approval digest, output), measured by
+ * tests/bench/gate-overhead.bench.ts.
+ */
+export const sha256Hex: (data: string | Uint8Array) => string =
+  typeof crypto.hash === 'function' ? (data) => crypto.hash('sha256', data, 'hex') : (data) => crypto.createHash('sha256').update(data).digest('hex');
 
 /**
  * Arguments as the audit record keeps them (SPEC §3 "arguments (secrets redacted) + hash"): secrets
@@ -24,18 +28,40 @@ export function sha256Hex(data: string | Uint8Array): string {
  * applies redactSecretsDeep and compares. Redaction is idempotent, so the ledger redacting the event
  * once more does not change what this digest covers.
  */
-export function auditArguments(args: unknown): { args: unknown; argsSha256: string } {
-  const redacted = redactSecretsDeep(args);
+export function auditArguments(args: unknown): RecordedArguments {
+  return recordedArguments(redactSecretsDeep(args));
+}
+
+// A type, not an interface: it is an event's `data`, a Record<string, unknown>.
+export type RecordedArguments = { readonly args: unknown; readonly argsSha256: string };
+
+/**
+ * The same from arguments already passed through redactSecretsDeep: the gate redacts a call's
+ * arguments once and uses them for this record and for the approval digest.
+ */
+export function recordedArguments(redacted: unknown): RecordedArguments {
   return { args: summariseLongStrings(redacted), argsSha256: sha256Hex(canonicalJson(redacted ?? null)) };
 }
 
+/** Most calls carry no long string: then the redacted value is recorded as it is, with no copy. */
 function summariseLongStrings(value: unknown): unknown {
+  return hasLongString(value) ? summarised(value) : value;
+}
+
+function hasLongString(value: unknown): boolean {
+  if (typeof value === 'string') return value.length > MAX_INLINE_CHARS;
+  if (value === null || typeof value !== 'object') return false;
+  for (const item of Array.isArray(value) ? value : Object.values(value)) if (hasLongString(item)) return true;
+  return false;
+}
+
+function summarised(value: unknown): unknown {
   if (typeof value === 'string') {
     return value.length > MAX_INLINE_CHARS ? `[${value.length} chars, sha256 ${sha256Hex(value).slice(0, 16)}…]` : value;
   }
-  if (Array.isArray(value)) return value.map(summariseLongStrings);
+  if (Array.isArray(value)) return value.map(summarised);
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, summariseLongStrings(v)]));
+    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, summarised(v)]));
   }
   return value;
 }

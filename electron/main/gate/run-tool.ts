@@ -12,7 +12,7 @@ export type ExecutionContext = Omit<ToolContext, 'plan'>;
 
 /** Only the gate brands a plan as approved (DESIGN idiom 7). */
 export function approvePlan(plan: Plan, digest: string): ApprovedPlan {
-  return { ...plan, digest } as ApprovedPlan;
+  return Object.assign({}, plan, { digest }) as ApprovedPlan;
 }
 
 /**
@@ -27,7 +27,8 @@ export async function runTool(
   crashText: Text,
 ): Promise<{ result: ToolResult; crash?: unknown }> {
   try {
-    const result = await tool.execute(input, { ...ctx, plan });
+    // Object.assign for the reason given at CallRun.event in gate.ts.
+    const result = await tool.execute(input, Object.assign({}, ctx, { plan }));
     return { result };
   } catch (crash) {
     return { result: { outcome: 'error', text: ctx.lang === 'en' ? crashText.en : crashText.ko }, crash };
