@@ -7,10 +7,10 @@ import { readFileSync } from 'node:fs';
  * allocated after the program's pid `sid`. Linux allocates pids cyclically: each new pid is the
  * next free number after the last one given, wrapping from pid_max back to the bottom. As long as
  * the allocator has not gone a full turn since `sid`, the members' pids all lie on the arc from
- * `sid` forward to the last pid given out (/proc/loadavg, for our pid namespace), and every other pid in /proc belongs to a
- * process that is not a member. Reading /proc/<pid>/stat costs ≈25 µs a process; a desktop runs
- * hundreds, while a short command leaves a handful of new pids. Looking only at the arc turned
- * the sweep after `true` from ≈2–5 ms into ≈0.1 ms (measured on this 2-core VM, 66 processes).
+ * `sid` forward to the last pid given out (/proc/loadavg, for our pid namespace); every other pid
+ * belongs to a process that is not a member. Reading /proc/<pid>/stat costs ≈25 µs a process and a
+ * desktop runs hundreds, while a short command leaves a handful of new pids: the sweep after
+ * `true` went from ≈2–5 ms to ≈0.1–0.2 ms (measured on this 2-core VM, 66 processes).
  *
  * How far the allocator went is bounded without trusting the program: each allocation moves it
  * one step plus the pids in use that it skips, and before a full turn each pid is skipped at most
@@ -58,8 +58,9 @@ export function readPidClock(files: PidCounterFiles = procCounterFiles): PidCloc
 
 /**
  * The pids that may belong to the session `sid` started at `clock`, or null for "any pid" (no
- * clock, or the allocator may have gone a full turn). Read after listing /proc when /proc is
- * listed, so every pid listed was given out before the last pid read here.
+ * clock, or the allocator may have gone a full turn). A process forked after this read is not on
+ * the arc, just as one forked after /proc was listed was never seen by the full sweep; the
+ * re-kills while the output stays open (supervise.ts) look again.
  */
 export function sessionPidArc(sid: number, clock: PidClock | null, files: PidCounterFiles = procCounterFiles): PidArc | null {
   if (clock === null) return null;
