@@ -12,7 +12,7 @@ import { assertNever } from '../../../common/assert-never';
 import type { SshHostPolicy } from '../../policy/types';
 import { CallLimits, CallStopped, type StopReason } from './call-limits';
 import { checkRemoteCommand } from './command-rules';
-import { closeConnection, connect, type SshTarget } from './connect';
+import { closeConnection, connect, type OpenConnection, type SshTarget } from './connect';
 import { checkLocalTarget, checkRemotePath, downloadOverSftp } from './download';
 import { runCommand, type ExecEnd } from './exec';
 import { pinnedDigest } from './fingerprint';
@@ -75,6 +75,32 @@ export function createSshClient(options: SshClientOptions): SshCapability {
     return identity;
   }
 
+  /**
+   * What every call does once its request is admitted: nothing if it is already stopped, then the
+   * identity and the connection, handed to `use`, which owns it and closes it. A stop (timeout or
+   * cancel) at any point becomes the call's own outcome through `stopped`; the limits end here.
+   */
+  async function overConnection<T>(
+    target: SshTarget,
+    limits: CallLimits,
+    stopped: (reason: StopReason) => T,
+    use: (connection: OpenConnection) => Promise<T>,
+  ): Promise<T | SshRefused | SshFailed> {
+    try {
+      if (limits.reason !== null) return stopped(limits.reason);
+      const identity = await identityOf(target, limits);
+      if ('kind' in identity) return identity;
+      const connection = await connect(target, identity, limits, connectTimeoutMs);
+      if (!connection.ok) return 'stopped' in connection ? stopped(connection.stopped) : connection.outcome;
+      return await use(connection);
+    } catch (e) {
+      if (e instanceof CallStopped) return stopped(e.reason);
+      throw e;
+    } finally {
+      limits.dispose();
+    }
+  }
+
   /** The host, when it and the command (if given) may be used; the refusal otherwise. */
   function admit(hostName: string, command?: string): SshTarget | SshRefused {
     const target = lookUp(hostName);
@@ -99,13 +125,7 @@ export function createSshClient(options: SshClientOptions): SshCapability {
       const limits = new CallLimits(request.timeoutMs, request.signal);
       const capture = new OutputCapture(options.maxCaptureBytes);
       const stopped = (reason: StopReason): SshOutcome => stoppedOutcome(reason, capture.result(), limits);
-      try {
-        if (limits.reason !== null) return stopped(limits.reason);
-        const identity = await identityOf(target, limits);
-        if ('kind' in identity) return identity;
-        const connection = await connect(target, identity, limits, connectTimeoutMs);
-        if (!connection.ok) return 'stopped' in connection ? stopped(connection.stopped) : connection.outcome;
-
+      return overConnection<SshOutcome>(target, limits, stopped, async (connection) => {
         let end: ExecEnd;
         try {
           end = await runCommand(connection, request.command, capture, limits);
@@ -124,12 +144,7 @@ export function createSshClient(options: SshClientOptions): SshCapability {
           default:
             return assertNever(end);
         }
-      } catch (e) {
-        if (e instanceof CallStopped) return stopped(e.reason);
-        throw e;
-      } finally {
-        limits.dispose();
-      }
+      });
     },
 
     async download(request: SshDownloadRequest): Promise<SshDownloadOutcome> {
@@ -145,12 +160,7 @@ export function createSshClient(options: SshClientOptions): SshCapability {
         reason === 'timeout'
           ? { kind: 'timed-out', timeoutMs: limits.timeoutMs, durationMs: limits.elapsedMs() }
           : { kind: 'cancelled', durationMs: limits.elapsedMs() };
-      try {
-        if (limits.reason !== null) return stopped(limits.reason);
-        const identity = await identityOf(target, limits);
-        if ('kind' in identity) return identity;
-        const connection = await connect(target, identity, limits, connectTimeoutMs);
-        if (!connection.ok) return 'stopped' in connection ? stopped(connection.stopped) : connection.outcome;
+      return overConnection<SshDownloadOutcome>(target, limits, stopped, async (connection) => {
         try {
           const plan = { hostName: target.name, remotePath: request.remotePath, localPath: request.localPath, overwrite, maxBytes: options.maxDownloadBytes };
           const end = await downloadOverSftp(connection, plan, limits);
@@ -158,12 +168,7 @@ export function createSshClient(options: SshClientOptions): SshCapability {
         } finally {
           await closeConnection(connection);
         }
-      } catch (e) {
-        if (e instanceof CallStopped) return stopped(e.reason);
-        throw e;
-      } finally {
-        limits.dispose();
-      }
+      });
     },
   };
 }
