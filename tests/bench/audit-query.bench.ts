@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { OUTCOMES } from '../../electron/common/domain';
 import { canonicalJson } from '../../electron/common/canonical-json';
 import { computeEntryHash, GENESIS_PREV_HASH } from '../../electron/main/audit/ledger/chain';
-import { buildEventBody } from '../../electron/main/audit/ledger/canonical-event';
+import { buildEventBody, type StoredEventBody } from '../../electron/main/audit/ledger/canonical-event';
 import { migrate } from '../../electron/main/audit/ledger/migrations';
 import { checkSegmentIndexes } from '../../electron/main/audit/query/index-check';
 import { LedgerReader, SCAN_CHUNK_ROWS, SCAN_MILLIS, type EventFilter, type EventPage } from '../../electron/main/audit/query/event-query';
@@ -191,16 +191,7 @@ function appendCost(): void {
     const writers = [1, 3, 4].map((version) => {
       const file = join(dir, `v${version}-${sync}`, 'ledger-2026-06.sqlite3');
       const db = openWriter(file, version, sync);
-      const last = db.prepare<[], { seq: number; entry_hash: string }>('SELECT seq, entry_hash FROM entries ORDER BY seq DESC LIMIT 1');
-      const insert = db.prepare('INSERT INTO entries (seq, body, prev_hash, entry_hash) VALUES (?, ?, ?, ?)');
-      const append = db.transaction((i: number) => {
-        const row = last.get();
-        const seq = (row?.seq ?? 0) + 1;
-        const prev = row?.entry_hash ?? GENESIS_PREV_HASH;
-        const body = canonicalJson({ ...bodies[i % bodies.length], seq });
-        insert.run(seq, body, prev, computeEntryHash(seq, prev, body));
-      });
-      return { version, db, append: (i: number) => append.immediate(i), times: [] as number[] };
+      return { version, db, append: chainedAppend(db, bodies), times: [] as number[] };
     });
     const rounds = sync === 'FULL' ? 40 : 80;
     for (let round = 0; round < rounds; round++) {
@@ -304,16 +295,7 @@ function ftsAppendCost(): void {
       db.exec(`CREATE VIRTUAL TABLE entries_fts USING fts5(body, content='entries', content_rowid='seq', tokenize='trigram case_sensitive 0', detail='full');
                CREATE TRIGGER entries_fts_insert AFTER INSERT ON entries BEGIN INSERT INTO entries_fts(rowid, body) VALUES (new.seq, new.body); END;`);
     }
-    const last = db.prepare<[], { seq: number; entry_hash: string }>('SELECT seq, entry_hash FROM entries ORDER BY seq DESC LIMIT 1');
-    const insert = db.prepare('INSERT INTO entries (seq, body, prev_hash, entry_hash) VALUES (?, ?, ?, ?)');
-    const append = db.transaction((i: number) => {
-      const row = last.get();
-      const seq = (row?.seq ?? 0) + 1;
-      const prev = row?.entry_hash ?? GENESIS_PREV_HASH;
-      const body = canonicalJson({ ...bodies[i % bodies.length], seq });
-      insert.run(seq, body, prev, computeEntryHash(seq, prev, body));
-    });
-    return { fts, db, append: (i: number) => append.immediate(i), times: [] as number[] };
+    return { fts, db, append: chainedAppend(db, bodies), times: [] as number[] };
   });
   for (let round = 0; round < 40; round++) {
     for (const v of variants) {
@@ -333,6 +315,23 @@ function ftsAppendCost(): void {
   console.log(`FTS5 adds ${(((mean(fts.times) - mean(plain.times)) / mean(plain.times)) * 100).toFixed(0)} % to an append`);
   for (const v of variants) v.db.close();
   rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * The ledger's write path without its own code: in one IMMEDIATE transaction, read the tail, chain
+ * the next body onto it, insert. `i` picks the body (cycling through `bodies`).
+ */
+function chainedAppend(db: Database.Database, bodies: readonly StoredEventBody[]): (i: number) => void {
+  const last = db.prepare<[], { seq: number; entry_hash: string }>('SELECT seq, entry_hash FROM entries ORDER BY seq DESC LIMIT 1');
+  const insert = db.prepare('INSERT INTO entries (seq, body, prev_hash, entry_hash) VALUES (?, ?, ?, ?)');
+  const append = db.transaction((i: number) => {
+    const row = last.get();
+    const seq = (row?.seq ?? 0) + 1;
+    const prev = row?.entry_hash ?? GENESIS_PREV_HASH;
+    const body = canonicalJson({ ...bodies[i % bodies.length], seq });
+    insert.run(seq, body, prev, computeEntryHash(seq, prev, body));
+  });
+  return (i) => append.immediate(i);
 }
 
 /**

@@ -50,17 +50,11 @@ const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z
 /** `request`, `execution.finished`, `audit.write-failed`: lower-case words joined by dots. */
 const EVENT_TYPE = /^[a-z][a-z-]*(?:\.[a-z][a-z-]*)*$/;
 
-/** A filter checked and brought to the form the ledger stores (times as `toISOString()` text). */
-export interface NormalizedFilter {
-  readonly fromTime?: string;
-  readonly toTime?: string;
-  readonly user?: string;
-  readonly tool?: string;
-  readonly outcome?: Outcome;
-  readonly decision?: Decision;
-  readonly eventType?: string;
-  readonly text?: string;
-}
+/**
+ * A filter checked and brought to the form the ledger stores (times as `toISOString()` text): the
+ * same fields as EventFilter, only their values are known to be valid.
+ */
+export type NormalizedFilter = EventFilter;
 
 export interface NormalizedPage {
   readonly filter: NormalizedFilter;
