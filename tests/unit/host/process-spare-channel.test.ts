@@ -40,7 +40,7 @@ describe('a spare output channel opened ahead of need', () => {
   it('two runs starting together never share one channel', async () => {
     const channels = new SpareOutputChannels('socket');
     try {
-      await channels.open(() => undefined).then((c) => (c.releaseChildEnd(), c.forceClose()));
+      await channels.open(() => undefined).then((c) => c.discard());
       await new Promise((resolve) => setTimeout(resolve, 50)); // a spare is ready now
       const a = collector();
       const b = collector();
@@ -55,7 +55,7 @@ describe('a spare output channel opened ahead of need', () => {
 
   it('after close() a run still gets a channel of its own, and no spare is prepared again', async () => {
     const channels = new SpareOutputChannels('socket');
-    await channels.open(() => undefined).then((c) => (c.releaseChildEnd(), c.forceClose()));
+    await channels.open(() => undefined).then((c) => c.discard());
     channels.close();
     const { sink, received } = collector();
     expect(await roundTrip(await channels.open(sink), 'still works', received)).toBe('still works');

@@ -37,6 +37,8 @@ export interface OutputChannel {
   readonly closed: Promise<void>;
   /** Stops reading and closes our end although a writer is still alive (it gets EPIPE). */
   forceClose(): void;
+  /** Both of the above, for a channel no program holds: it could not start, or a spare nobody took. */
+  discard(): void;
   /** Whether the open channel keeps this process alive (a spare waiting for its command does not). */
   ref(): void;
   unref(): void;
@@ -102,6 +104,10 @@ async function openSocketChannel(sink: OutputSink): Promise<OutputChannel> {
       releaseChildEnd: () => childEnd.destroy(),
       closed,
       forceClose: () => ours.destroy(),
+      discard: () => {
+        childEnd.destroy();
+        ours.destroy();
+      },
       ref: () => {
         ours.ref();
         childEnd.ref();
@@ -126,6 +132,11 @@ function openPipeChannel(sink: OutputSink): OutputChannel {
   const closed = new Promise<void>((resolve) => {
     resolveClosed = resolve;
   });
+  function forceClose(): void {
+    attached?.stdout?.destroy();
+    attached?.stderr?.destroy();
+    resolveClosed();
+  }
   return {
     stdout: 'pipe',
     stderr: 'pipe',
@@ -144,11 +155,9 @@ function openPipeChannel(sink: OutputSink): OutputChannel {
     },
     releaseChildEnd: () => undefined,
     closed,
-    forceClose() {
-      attached?.stdout?.destroy();
-      attached?.stderr?.destroy();
-      resolveClosed();
-    },
+    forceClose,
+    // No child end of our own to release: the pipes are created with the child.
+    discard: forceClose,
     ref: () => undefined,
     unref: () => undefined,
   };

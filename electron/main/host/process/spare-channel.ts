@@ -36,8 +36,7 @@ export class SpareOutputChannels implements OutputChannelSource {
     const spare = this.spare;
     this.spare = null;
     void spare?.then((ready) => {
-      ready?.channel.releaseChildEnd();
-      ready?.channel.forceClose();
+      ready?.channel.discard();
     });
   }
 
@@ -49,8 +48,7 @@ export class SpareOutputChannels implements OutputChannelSource {
         channel.unref();
         // Closed while it was being opened: nobody will take it.
         if (this.closed) {
-          channel.releaseChildEnd();
-          channel.forceClose();
+          channel.discard();
           return null;
         }
         return { channel, deliverTo: (sink: OutputSink) => (target = sink) };

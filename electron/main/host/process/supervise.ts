@@ -98,8 +98,7 @@ export async function supervise(request: SuperviseRequest): Promise<SupervisedPr
   } catch (error) {
     // Refused before any process existed: Node validates some requests itself (a NUL in an
     // argument; on Windows, a batch file without a shell).
-    channel.releaseChildEnd();
-    channel.forceClose();
+    channel.discard();
     const failed: Termination = { kind: 'failed-to-start', code: (error as NodeJS.ErrnoException).code ?? 'ESPAWN', durationMs: elapsed() };
     return { started: Promise.resolve(false), done: Promise.resolve(failed), kill: () => undefined };
   }
@@ -127,8 +126,7 @@ export async function supervise(request: SuperviseRequest): Promise<SupervisedPr
   const done = (async (): Promise<Termination> => {
     if (!(await started) || child.pid === undefined) {
       finished = true;
-      channel.releaseChildEnd();
-      channel.forceClose();
+      channel.discard();
       return { kind: 'failed-to-start', code: startError?.code ?? 'ESPAWN', durationMs: elapsed() };
     }
     const pid = child.pid;
