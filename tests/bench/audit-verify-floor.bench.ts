@@ -2,7 +2,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { deriveKey } from '../../electron/main/audit/ledger/seal-key';
-import { RowMacCheck } from '../../electron/main/audit/ledger/row-mac-check';
+import { EpochRowMac } from '../../electron/main/audit/ledger/epoch-row-mac';
 import { listSegments } from '../../electron/main/audit/ledger/segments';
 import { batchSql, StoredRowCursor } from '../../electron/main/audit/ledger/stored-row-cursor';
 import { verifyLedger } from '../../electron/main/audit/ledger/verify';
@@ -23,7 +23,7 @@ import { printRows } from './lib/stats';
  * - batches:          the verifier's batch query (stored-row-cursor.ts): framing and type checks
  * - + parse:          walking the records, UTF-8 check, retention-marker search
  * - + entry hash:     the preimage written in place and hashed (crypto.hash), compared
- * - + row MAC:        HMAC from midstates (row-mac-check.ts), compared
+ * - + row MAC:        HMAC from midstates (epoch-row-mac.ts), compared
  */
 const ROWS = 1_000_000;
 const REPEATS = 3;
@@ -52,7 +52,7 @@ function main(): void {
   const db = new Database(segment.file, { readonly: true });
   const [low, high] = db.prepare<[], [number, number]>('SELECT (SELECT min(seq) FROM entries), (SELECT max(seq) FROM entries)').raw(true).get() ?? [0, 0];
   const epochs = db.prepare<[], number>('SELECT DISTINCT epoch FROM entries').pluck().all();
-  const checks = new Map(epochs.map((epoch) => [epoch, new RowMacCheck(deriveKey(ledger.key, epoch))]));
+  const checks = new Map(epochs.map((epoch) => [epoch, new EpochRowMac(deriveKey(ledger.key, epoch))]));
   const batches = db.prepare<[number, number], [number, Buffer | null]>(batchSql(true)).raw(true);
   const bodies = db.prepare<[number, number], [number, Buffer | null]>("SELECT count(*), CAST(group_concat(body, '') AS BLOB) FROM entries WHERE seq >= ? AND seq < ?").raw(true);
   const cursor = new StoredRowCursor();

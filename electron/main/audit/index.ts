@@ -7,6 +7,7 @@ export { parseVerificationKey, formatVerificationKey } from './ledger/seal-key';
 export { LEDGER_DOMAIN } from './ledger/chain';
 export { LATEST_SCHEMA_VERSION } from './ledger/migrations';
 export { redactSecretsInText, redactSecretsDeep } from './redact';
+export { sha256Hex } from './sha256';
 export { parseCheckpoint, checkpointOrigin, type Checkpoint } from './checkpoint/checkpoint';
 export { takeCheckpoint, ensureDailyCheckpoint, latestCheckpointText, checkpointsDir } from './checkpoint/checkpoint-store';
 export { qrTerminalText, qrSvg } from './checkpoint/qr';

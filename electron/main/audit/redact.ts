@@ -88,13 +88,33 @@ function redactRecord(record: Record<string, unknown>, ancestors: Set<object>): 
     const key = entry[0];
     const item = entry[1];
     const secret = isSecretKey(key) || (secretPair && key === 'value');
-    const redactedKey = redactSecretsInText(key);
+    const redactedKey = redactKey(key);
     if (used === undefined && redactedKey !== key) used = new Set(entries.slice(0, i).map(([k]) => k));
     entry[0] = used === undefined ? key : uniqueKey(redactedKey, used);
     entry[1] = secret ? underSecretKey(item) : redactValue(item, ancestors);
   }
   // fromEntries defines own properties: a "__proto__" key from JSON.parse stays data, not a prototype.
   return Object.fromEntries(entries);
+}
+
+/**
+ * Keys repeat in every event (`path`, `args`, `argsSha256` …), so their redacted text is
+ * remembered, as isSecretKey remembers its answers: scanning them again cost about 0.2 µs a key,
+ * eight keys in the gate's tool.proposed, on the append path. Bounded the same way, so keys taken
+ * from data (file names, header names) cannot grow it; a long key is never kept.
+ */
+const redactedKeys = new Map<string, string>();
+const MAX_REMEMBERED_KEYS = 1024;
+const MAX_REMEMBERED_KEY_CHARS = 64;
+
+function redactKey(key: string): string {
+  if (key.length > MAX_REMEMBERED_KEY_CHARS) return redactSecretsInText(key);
+  const known = redactedKeys.get(key);
+  if (known !== undefined) return known;
+  const redacted = redactSecretsInText(key);
+  if (redactedKeys.size >= MAX_REMEMBERED_KEYS) redactedKeys.clear();
+  redactedKeys.set(key, redacted);
+  return redacted;
 }
 
 /** Two keys may redact to the same text (`https://a:x@h`, `https://a:y@h`); neither may be lost. */

@@ -1,17 +1,8 @@
-import crypto from 'node:crypto';
 import { canonicalJson } from '../../common/canonical-json';
-import { redactSecretsDeep } from '../audit';
+import { redactSecretsDeep, sha256Hex } from '../audit';
 
 /** Long values (file contents, edit texts) are recorded by size and digest, not in full. */
 const MAX_INLINE_CHARS = 512;
-
-/**
- * One native call where Node has crypto.hash (≥ 20.12, and Electron's Node) rather than three; a
- * call hashes three to four values (arguments, approval digest, output), measured by
- * tests/bench/gate-overhead.bench.ts.
- */
-export const sha256Hex: (data: string | Uint8Array) => string =
-  typeof crypto.hash === 'function' ? (data) => crypto.hash('sha256', data, 'hex') : (data) => crypto.createHash('sha256').update(data).digest('hex');
 
 /**
  * Arguments as the audit record keeps them (SPEC §3 "arguments (secrets redacted) + hash"): secrets

@@ -1,6 +1,6 @@
 import { canonicalJson } from '../../common/canonical-json';
 import type { AnyTool } from '../../../tools/kit/define-tool';
-import { sha256Hex } from './audit-args';
+import { sha256Hex } from '../audit';
 import frozen from '../../../tools/FROZEN.json';
 
 /**

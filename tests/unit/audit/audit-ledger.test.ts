@@ -5,6 +5,8 @@ import { AuditLedger, parseVerificationKey, readLedgerRows, sealKeyPath, verifyL
 import { epochOf } from '../../../electron/main/audit/ledger/epochs';
 import { deriveKey } from '../../../electron/main/audit/ledger/seal-key';
 import { listSegments, openSegmentWriter } from '../../../electron/main/audit/ledger/segments';
+import { LedgerReader } from '../../../electron/main/audit/query/event-query';
+import { checkSegmentIndexes } from '../../../electron/main/audit/query/index-check';
 import { IDENTITY, keyFileCopy, manualClock, openNewLedger, reopenAndAppend, useTempLedgerDirs } from './ledger-helpers';
 
 const newDir = useTempLedgerDirs();
@@ -136,6 +138,48 @@ describe('AuditLedger: monthly segments', () => {
     await ledger.close();
     expect(listSegments(dir).map((s) => s.month)).toEqual(['2026-05']);
     expect(verifyLedger(dir)).toMatchObject({ ok: true, rows: 2 });
+  });
+});
+
+describe('AuditLedger: viewer_rows', () => {
+  /** viewer_rows' highest seq per segment, and whether every row up to it matches the bodies. */
+  function viewerState(dir: string): { month: string; high: number; max: number; ok: boolean }[] {
+    return listSegments(dir).map((segment) => {
+      const db = new Database(segment.file, { readonly: true });
+      try {
+        const high = db.prepare('SELECT coalesce(max(seq), 0) FROM viewer_rows').pluck().get() as number;
+        const max = db.prepare('SELECT max(seq) FROM entries').pluck().get() as number;
+        return { month: segment.month, high, max, ok: checkSegmentIndexes(segment.file).ok };
+      } finally {
+        db.close();
+      }
+    });
+  }
+
+  it('fills viewer_rows in the append that crosses each batch boundary, in every month, and the viewer sees every row', async () => {
+    const dir = newDir();
+    const clock = manualClock('2026-01-31T23:00:00.000Z');
+    const ledger = AuditLedger.open(dir, IDENTITY, { clock: clock.now, viewerBatchRows: 4 });
+    for (let i = 0; i < 6; i++) await ledger.append({ type: 'tool.proposed', tool: `tool-${i}` });
+    // seq 1–6 in January: filled at seq 4, two rows above.
+    expect(viewerState(dir)).toEqual([{ month: '2026-01', high: 4, max: 6, ok: true }]);
+    clock.set('2026-02-01T00:00:01.000Z');
+    // seq 7 is the day's seal row, 8–10 the events: the boundary at 8 is crossed by the first append.
+    for (let i = 6; i < 9; i++) await ledger.append({ type: 'tool.proposed', tool: `tool-${i}` });
+    await ledger.close();
+    expect(viewerState(dir)).toEqual([
+      { month: '2026-01', high: 4, max: 6, ok: true },
+      { month: '2026-02', high: 8, max: 10, ok: true },
+    ]);
+    const reader = LedgerReader.open(listSegments(dir).map((s) => s.file));
+    try {
+      expect(reader.page({ eventType: 'tool.proposed' }).events.map((e) => e.tool)).toEqual(Array.from({ length: 9 }, (_, i) => `tool-${8 - i}`));
+      expect(reader.page({ tool: 'tool-5' }).events.map((e) => e.seq)).toEqual([6]);
+      expect(reader.page({ tool: 'tool-2' }).events.map((e) => e.seq)).toEqual([3]);
+    } finally {
+      reader.close();
+    }
+    expect(verifyLedger(dir)).toMatchObject({ ok: true, rows: 10 });
   });
 });
 

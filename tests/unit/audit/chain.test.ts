@@ -15,6 +15,22 @@ describe('computeEntryHash', () => {
     expect(computeEntryHash(7, PREV, '{"a":1}')).toBe(expected);
   });
 
+  it('hashes what the definition says for seqs above 2^32 and bodies larger than its reused buffer', () => {
+    const reference = (seq: number, prev: string, body: string): string => {
+      const encoded = Buffer.alloc(8);
+      encoded.writeBigUInt64BE(BigInt(seq));
+      return createHash('sha256').update(`${LEDGER_DOMAIN}\0`).update(encoded).update(Buffer.from(prev, 'hex')).update(body, 'utf8').digest('hex');
+    };
+    const cases: [number, string][] = [
+      [2 ** 32 + 5, '{"a":"개인정보"}'],
+      [Number.MAX_SAFE_INTEGER, '{}'],
+      [3, `{"text":"${'가😀a'.repeat(20_000)}"}`],
+      // After the large body: a short one must not hash leftover bytes of the longer one.
+      [4, '{"b":2}'],
+    ];
+    for (const [seq, body] of cases) expect(computeEntryHash(seq, PREV, body)).toBe(reference(seq, PREV, body));
+  });
+
   it('changes when any input changes', () => {
     const base = computeEntryHash(1, GENESIS_PREV_HASH, '{"a":1}');
     expect(computeEntryHash(2, GENESIS_PREV_HASH, '{"a":1}')).not.toBe(base);

@@ -92,6 +92,13 @@ function monthEvents(seed: number, count: number, start: Date, stepMinutes: numb
   return out;
 }
 
+/**
+ * viewer_rows is filled every 24 seqs here (the ledger: every 256), so the segments end with
+ * unfilled tails of 0 (2026-10), 20 (2026-11) and 16 rows (2026-12), and every filter below reads
+ * both parts of a v5 segment.
+ */
+const TEST_VIEWER_BATCH = 24;
+
 function buildLedger(options: { oldestSchema?: number } = {}): Built {
   const dir = mkdtempSync(join(tmpdir(), 'baram-event-query-'));
   const months = [
@@ -106,7 +113,12 @@ function buildLedger(options: { oldestSchema?: number } = {}): Built {
   let prevHash: string | undefined;
   for (const month of months) {
     const file = join(dir, `ledger-${month.name}.sqlite3`);
-    const written = writeSegment(file, month.events, { firstSeq, ...(prevHash ? { prevHash } : {}), ...(month.schema ? { schemaVersion: month.schema } : {}) });
+    const written = writeSegment(file, month.events, {
+      firstSeq,
+      viewerBatchRows: TEST_VIEWER_BATCH,
+      ...(prevHash ? { prevHash } : {}),
+      ...(month.schema ? { schemaVersion: month.schema } : {}),
+    });
     firstSeq = written.lastSeq + 1;
     prevHash = written.lastHash;
     files.push(file);
@@ -231,6 +243,8 @@ describe('LedgerReader filters', () => {
     expect(backwards.map((b) => b.time)).toEqual(['2026-11-15T07:00:00.000Z']);
     const stepBack = oracle(ledger.bodies, { fromTime: '2026-11-15T06:00:00Z', toTime: '2026-11-15T13:00:00Z' });
     expect(stepBack.length).toBeLessThan(Math.max(...stepBack) - Math.min(...stepBack) + 1);
+    // Rows above viewer_rows' highest seq, per segment: both parts of a segment are exercised.
+    expect(ledger.files.map(unfilledViewerRows)).toEqual([0, 20, 16]);
   });
 
   for (const [name, filter] of FILTERS) {
@@ -325,7 +339,8 @@ describe('LedgerReader paging', () => {
       const peek = new Database(newest, { readonly: true });
       const lastHash = peek.prepare('SELECT entry_hash FROM entries ORDER BY seq DESC LIMIT 1').pluck().get() as string;
       peek.close();
-      const added = writeSegment(newest, monthEvents(9, 30, new Date(Date.parse(last.time)), 7), { firstSeq: last.seq + 1, prevHash: lastHash });
+      // 401–430: viewer_rows is filled through 408 on the way (its time-range cache must follow).
+      const added = writeSegment(newest, monthEvents(9, 30, new Date(Date.parse(last.time)), 7), { firstSeq: last.seq + 1, prevHash: lastHash, viewerBatchRows: TEST_VIEWER_BATCH });
       const all = [...built.bodies, ...added.bodies];
       const after = collect(reader, filter, 50).seqs;
       expect(after.length).toBe(before.length + 30);
@@ -462,36 +477,91 @@ describe('LedgerReader segments', () => {
   });
 });
 
-describe('schema v4', () => {
-  it('v3 → v4 keeps every stored byte (the chain still verifies) and fills the filter columns', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'baram-event-query-v4-'));
+/** Rows of a v5 segment not yet copied into viewer_rows. */
+function unfilledViewerRows(file: string): number {
+  const db = new Database(file, { readonly: true });
+  try {
+    return db.prepare('SELECT (SELECT max(seq) FROM entries) - (SELECT coalesce(max(seq), 0) FROM viewer_rows)').pluck().get() as number;
+  } finally {
+    db.close();
+  }
+}
+
+const rowsOf = (db: Database.Database) => db.prepare('SELECT seq, body, prev_hash, entry_hash, epoch, mac FROM entries ORDER BY seq').all();
+
+function expectChainIntact(db: Database.Database): void {
+  let prev = GENESIS_PREV_HASH;
+  for (const row of db.prepare<[], { seq: number; body: string; prev_hash: string; entry_hash: string }>('SELECT seq, body, prev_hash, entry_hash FROM entries ORDER BY seq').all()) {
+    expect(row.prev_hash).toBe(prev);
+    expect(computeEntryHash(row.seq, row.prev_hash, row.body)).toBe(row.entry_hash);
+    prev = row.entry_hash;
+  }
+}
+
+/** The filter columns as the bodies say, in viewer_rows' column names. */
+function filterColumnsOf(bodies: readonly StoredEventBody[]) {
+  return bodies.map((b) => ({
+    seq: b.seq,
+    time: b.time,
+    os_user: b.osUser,
+    app_user: b.appUser,
+    tool: b.tool ?? null,
+    outcome: b.outcome ?? null,
+    decision: b.decision ?? null,
+    event_type: b.type,
+  }));
+}
+
+/** EXPLAIN QUERY PLAN of `sql`, one line. */
+function queryPlan(db: Database.Database, sql: string): string {
+  return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all({ v: 'x', s: 10 }) as { detail: string }[]).map((r) => r.detail).join(' | ');
+}
+
+describe('schema v4 and v5', () => {
+  it('v3 → v4 → v5 keeps every stored byte (the chain still verifies); v4 indexes the columns on entries, v5 copies them into viewer_rows', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'baram-event-query-v5-'));
     try {
       const file = join(dir, 'ledger-2026-11.sqlite3');
       const written = writeSegment(file, monthEvents(5, 60, new Date(Date.UTC(2026, 10, 1)), 300), { firstSeq: 1, schemaVersion: 3 });
-      const rowsOf = (db: Database.Database) => db.prepare('SELECT seq, body, prev_hash, entry_hash, epoch, mac FROM entries ORDER BY seq').all();
       let db = new Database(file);
       const before = rowsOf(db);
+      expect(migrate(db, 4)).toBe(4);
+      db.close();
+      db = new Database(file, { readonly: true });
+      expect(rowsOf(db)).toEqual(before);
+      expectChainIntact(db);
+      const columns = db.prepare('SELECT seq, time, os_user, app_user, tool, outcome, decision, event_type FROM entries ORDER BY seq').all();
+      expect(columns.map((c) => ({ ...(c as object) }))).toEqual(filterColumnsOf(written.bodies));
+      // Keyset paging on each filter reads its own index, newest first, without a sort.
+      for (const [column, index] of [['tool', 'entries_by_tool'], ['outcome', 'entries_by_outcome'], ['decision', 'entries_by_decision'], ['os_user', 'entries_by_os_user'], ['app_user', 'entries_by_app_user']]) {
+        const detail = queryPlan(db, `SELECT seq, body FROM entries WHERE ${column} = :v AND seq < :s ORDER BY seq DESC LIMIT 50`);
+        expect(detail).toContain(`USING INDEX ${index} (${column}=? AND seq<?)`);
+        expect(detail).not.toContain('TEMP B-TREE');
+      }
+      db.close();
+      expect(checkSegmentIndexes(file)).toEqual({ ok: true });
+      const reader = LedgerReader.open([file], UNHURRIED);
+      for (const filter of [{ tool: 'search.text', user: 'kim' }, { fromTime: '2026-11-05T00:00:00Z', eventType: 'tool.proposed' }] as EventFilter[]) {
+        expect(collect(reader, filter, 7).seqs).toEqual(oracle(written.bodies, filter));
+      }
+      reader.close();
+
+      db = new Database(file);
       expect(migrate(db)).toBe(LATEST_SCHEMA_VERSION);
       db.close();
       db = new Database(file, { readonly: true });
       expect(rowsOf(db)).toEqual(before);
-      let prev = GENESIS_PREV_HASH;
-      for (const row of db.prepare<[], { seq: number; body: string; prev_hash: string; entry_hash: string }>('SELECT seq, body, prev_hash, entry_hash FROM entries ORDER BY seq').all()) {
-        expect(row.prev_hash).toBe(prev);
-        expect(computeEntryHash(row.seq, row.prev_hash, row.body)).toBe(row.entry_hash);
-        prev = row.entry_hash;
-      }
-      const columns = db.prepare<[], { seq: number; time: string; os_user: string; app_user: string; tool: string | null; outcome: string | null; decision: string | null }>(
-        'SELECT seq, time, os_user, app_user, tool, outcome, decision FROM entries ORDER BY seq',
-      ).all();
-      expect(columns.map((c) => ({ ...c }))).toEqual(
-        written.bodies.map((b) => ({ seq: b.seq, time: b.time, os_user: b.osUser, app_user: b.appUser, tool: b.tool ?? null, outcome: b.outcome ?? null, decision: b.decision ?? null })),
-      );
-      // Keyset paging on each filter reads its own index, newest first, without a sort.
-      const plan = (sql: string) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all({ v: 'x', s: 10 }) as { detail: string }[]).map((r) => r.detail).join(' | ');
-      for (const [column, index] of [['tool', 'entries_by_tool'], ['outcome', 'entries_by_outcome'], ['decision', 'entries_by_decision'], ['os_user', 'entries_by_os_user'], ['app_user', 'entries_by_app_user']]) {
-        const detail = plan(`SELECT seq, body FROM entries WHERE ${column} = :v AND seq < :s ORDER BY seq DESC LIMIT 50`);
-        expect(detail).toContain(`USING INDEX ${index} (${column}=? AND seq<?)`);
+      expectChainIntact(db);
+      expect(db.prepare('SELECT * FROM viewer_rows ORDER BY seq').all().map((c) => ({ ...(c as object) }))).toEqual(filterColumnsOf(written.bodies));
+      // Nothing but the primary key is left to maintain on entries: an append writes one B-tree.
+      expect(db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'entries'").pluck().all()).toEqual([]);
+      for (const [column, index] of [['tool', 'viewer_by_tool'], ['outcome', 'viewer_by_outcome'], ['decision', 'viewer_by_decision'], ['os_user', 'viewer_by_os_user'], ['app_user', 'viewer_by_app_user'], ['event_type', 'viewer_by_event_type']]) {
+        const detail = queryPlan(
+          db,
+          `SELECT v.seq AS seq, e.body AS body FROM viewer_rows AS v INDEXED BY ${index} CROSS JOIN entries AS e ON e.seq = v.seq WHERE v.${column} = :v AND v.seq < :s ORDER BY v.seq DESC LIMIT 50`,
+        );
+        expect(detail).toMatch(new RegExp(`USING (COVERING )?INDEX ${index} \\(${column}=\\? AND seq<\\?\\)`));
+        expect(detail).toContain('USING INTEGER PRIMARY KEY (rowid=?)');
         expect(detail).not.toContain('TEMP B-TREE');
       }
       db.close();
@@ -501,34 +571,81 @@ describe('schema v4', () => {
     }
   });
 
-  it('an index forged to drop rows hides them from a filter, and the index check names it', () => {
+  it('reads v4 and v5 segments side by side', () => {
+    const built = buildLedger({ oldestSchema: 4 });
+    const reader = LedgerReader.open(built.files, CHOPPY);
+    try {
+      for (const [name, filter] of FILTERS) expect(collect(reader, filter, 9).seqs, name).toEqual(oracle(built.bodies, filter));
+    } finally {
+      reader.close();
+      rmSync(built.dir, { recursive: true, force: true });
+    }
+  });
+
+  /**
+   * Forgeries of what the viewer reads but the chain does not cover. `prepare` changes the
+   * newest segment, the victim is a filesystem.delete row of it (below viewer_rows' highest seq).
+   * better-sqlite3 runs SQLite in defensive mode, which refuses writable_schema; the sqlite3 shell,
+   * or anyone who edits the file's bytes, has no such guard.
+   */
+  const FORGERIES: readonly (readonly [string, (db: Database.Database, victim: number) => void, RegExp])[] = [
+    [
+      'an index rebuilt without one row, its schema text put back',
+      (db, victim) => {
+        db.unsafeMode(true);
+        db.exec('DROP INDEX viewer_by_tool');
+        db.exec(`CREATE INDEX viewer_by_tool ON viewer_rows (tool, seq) WHERE tool IS NOT NULL AND seq <> ${victim}`);
+        db.pragma('writable_schema = ON');
+        db.prepare("UPDATE sqlite_schema SET sql = 'CREATE INDEX viewer_by_tool ON viewer_rows (tool, seq) WHERE tool IS NOT NULL' WHERE name = 'viewer_by_tool'").run();
+        db.pragma('writable_schema = OFF');
+      },
+      /viewer_by_tool/,
+    ],
+    ['a viewer row relabelled', (db, victim) => db.prepare("UPDATE viewer_rows SET tool = 'filesystem.read' WHERE seq = ?").run(victim), /seq (\d+)/],
+    ['a viewer row deleted', (db, victim) => db.prepare('DELETE FROM viewer_rows WHERE seq = ?').run(victim), /seq (\d+)/],
+  ];
+
+  for (const [name, forge, named] of FORGERIES) {
+    it(`${name} hides a row from a filter, and the index check names it`, () => {
+      const built = buildLedger();
+      try {
+        const file = built.files[2] as string;
+        const high = (built.bodies.at(-1) as StoredEventBody).seq - unfilledViewerRows(file);
+        const victim = built.bodies.find((b) => b.seq > 260 && b.seq <= high && b.tool === 'filesystem.delete') as StoredEventBody;
+        const db = new Database(file);
+        forge(db, victim.seq);
+        db.close();
+
+        const reader = LedgerReader.open(built.files, UNHURRIED);
+        const seen = collect(reader, { tool: 'filesystem.delete' }, 50).seqs;
+        reader.close();
+        expect(seen).not.toContain(victim.seq);
+        expect(oracle(built.bodies, { tool: 'filesystem.delete' })).toContain(victim.seq);
+
+        const check = checkSegmentIndexes(file);
+        expect(check.ok).toBe(false);
+        const problems = check.ok ? '' : check.problems.join('\n');
+        expect(problems).toMatch(named);
+        if (named.source.startsWith('seq')) expect(problems).toContain(`seq ${victim.seq} `);
+        for (const honest of built.files.slice(0, 2)) expect(checkSegmentIndexes(honest)).toEqual({ ok: true });
+      } finally {
+        rmSync(built.dir, { recursive: true, force: true });
+      }
+    });
+  }
+
+  it('a viewer row for a seq that has no entry is named too', () => {
     const built = buildLedger();
     try {
-      const file = built.files[2] as string;
-      const victim = built.bodies.find((b) => b.seq > 300 && b.tool === 'filesystem.delete') as StoredEventBody;
-      // The forgery: rebuild entries_by_tool without the victim's row, then make the schema claim the
-      // honest definition again. The rows, and so the hash chain, are untouched.
+      const file = built.files[1] as string;
       const db = new Database(file);
-      // better-sqlite3 runs SQLite in defensive mode, which refuses writable_schema; the sqlite3
-      // shell, or anyone who edits the file's bytes, has no such guard.
-      db.unsafeMode(true);
-      db.exec('DROP INDEX entries_by_tool');
-      db.exec(`CREATE INDEX entries_by_tool ON entries (tool, seq) WHERE tool IS NOT NULL AND seq <> ${victim.seq}`);
-      db.pragma('writable_schema = ON');
-      db.prepare("UPDATE sqlite_schema SET sql = 'CREATE INDEX entries_by_tool ON entries (tool, seq) WHERE tool IS NOT NULL' WHERE name = 'entries_by_tool'").run();
-      db.pragma('writable_schema = OFF');
+      db.prepare("INSERT INTO viewer_rows (seq, time, os_user, app_user, tool, event_type) VALUES (5000, '2026-11-30T00:00:00.000Z', 'kim', '김민수', 'shell.execute', 'tool.proposed')").run();
       db.close();
-
-      const reader = LedgerReader.open(built.files, UNHURRIED);
-      const seen = collect(reader, { tool: 'filesystem.delete' }, 50).seqs;
-      reader.close();
-      expect(seen).not.toContain(victim.seq);
-      expect(oracle(built.bodies, { tool: 'filesystem.delete' })).toContain(victim.seq);
-
       const check = checkSegmentIndexes(file);
-      expect(check.ok).toBe(false);
-      expect(check.ok ? '' : check.problems.join('\n')).toMatch(/entries_by_tool/);
-      for (const honest of built.files.slice(0, 2)) expect(checkSegmentIndexes(honest)).toEqual({ ok: true });
+      // Named first; the filled range now reaching seq 5000, the unfilled tail rows below it are missing too.
+      const problems = check.ok ? [] : check.problems;
+      expect(problems[0]).toMatch(/^viewer_rows has a row for seq 5000, which the ledger does not have/);
+      expect(problems.slice(1)).toEqual(Array.from({ length: 19 }, (_, i) => expect.stringContaining(`at seq ${241 + i} `)));
     } finally {
       rmSync(built.dir, { recursive: true, force: true });
     }

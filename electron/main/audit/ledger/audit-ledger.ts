@@ -5,15 +5,19 @@ import type { AuditEventInput, AuditSink } from '../../../common/audit-events';
 import { redactSecretsDeep } from '../redact';
 import { buildEventBody, encodeEventBody, type LedgerIdentity } from './canonical-event';
 import { computeEntryHash, GENESIS_PREV_HASH } from './chain';
-import { epochOf, monthOf } from './epochs';
-import { deriveKey, formatVerificationKey, rowMac, SealKeyFile, type SealKey } from './seal-key';
+import { EpochRowMac } from './epoch-row-mac';
+import { epochOf, monthEndMs, monthOf, monthStartMs } from './epochs';
+import { deriveKey, formatVerificationKey, SealKeyFile, type SealKey } from './seal-key';
 import { schemaVersion } from './migrations';
 import { listSegments, openSegmentReader, openSegmentWriter, segmentFile, type WriterOptions } from './segments';
 import { readSealEvent, SEAL_EVENT, type LedgerHead } from './rows';
+import { FILL_VIEWER_ROWS_SQL, VIEWER_BATCH_ROWS, viewerFillDue } from './viewer-rows';
 
 export interface LedgerOptions extends WriterOptions {
   /** Time source (tests pin it). */
   readonly clock?: () => Date;
+  /** Rows per viewer_rows fill (default VIEWER_BATCH_ROWS; tests use small batches). */
+  readonly viewerBatchRows?: number;
 }
 
 /** The sealing key file of a ledger folder. */
@@ -50,9 +54,13 @@ interface ChainCursor {
 
 interface SegmentWriter {
   readonly month: string;
+  /** The month's first instant and the first instant after it (UTC ms). */
+  readonly startMs: number;
+  readonly endMs: number;
   readonly db: Database.Database;
   readonly last: Database.Statement<[], TailRow>;
   readonly insert: Database.Statement<[number, string, string, string, number, string]>;
+  readonly fillViewer: Database.Statement<[]>;
   readonly appendBatch: Database.Transaction<(events: readonly AuditEventInput[]) => number> & {
     immediate(events: readonly AuditEventInput[]): number;
   };
@@ -77,6 +85,8 @@ export class AuditLedger implements AuditSink {
   private failures: { count: number; firstAt: string; lastError: string } | undefined;
   /** Set inside an append transaction that wrote a seal row: the epoch the key file must move to. */
   private pendingEvolution: number | undefined;
+  /** MAC midstates of the key rows are being sealed with; wiped as soon as that key is not current. */
+  private rowMac: { readonly key: SealKey; readonly mac: EpochRowMac } | undefined;
 
   private constructor(
     readonly dir: string,
@@ -135,9 +145,9 @@ export class AuditLedger implements AuditSink {
 
   async append(event: AuditEventInput): Promise<number> {
     if (this.closed) throw new Error(`Audit ledger ${this.dir} is closed; nothing can be logged or run.`);
-    const events = this.failures ? [this.failureEvent(this.failures), event] : [event];
     try {
-      const seq = this.commitBatch(this.currentMonth(), events.map((e) => this.scrub(e)));
+      const events = this.failures ? [this.scrub(this.failureEvent(this.failures)), this.scrub(event)] : [this.scrub(event)];
+      const seq = this.commitBatch(events);
       this.failures = undefined;
       return seq;
     } catch (error) {
@@ -153,7 +163,7 @@ export class AuditLedger implements AuditSink {
 
   /** The last committed row across all segments (any process), or seq 0 for an empty ledger. */
   head(): LedgerHead {
-    const month = this.currentMonth();
+    const month = this.currentMonth(this.clock());
     const own = this.writerFor(month).last.get();
     const row = own ?? lastRowBefore(this.dir, month);
     if (!row) return { seq: 0, entryHash: GENESIS_PREV_HASH, epoch: this.keyFile.key.epoch };
@@ -167,9 +177,8 @@ export class AuditLedger implements AuditSink {
    */
   sealIfDue(): number {
     if (this.closed) throw new Error(`Audit ledger ${this.dir} is closed.`);
-    const today = epochOf(this.clock());
-    if (this.keyFile.reload().epoch >= today) return this.keyFile.key.epoch;
-    this.commitBatch(this.currentMonth(), []);
+    if (this.keyFile.reload().epoch >= epochOf(this.clock())) return this.keyFile.key.epoch;
+    this.commitBatch([]);
     return this.keyFile.key.epoch;
   }
 
@@ -196,10 +205,14 @@ export class AuditLedger implements AuditSink {
   }
 
   /** Never earlier than the newest segment: a clock set back must not reopen a closed month. */
-  private currentMonth(): string {
-    const now = monthOf(this.clock());
-    const newest = this.writer?.month ?? listSegments(this.dir).at(-1)?.month;
-    return newest !== undefined && newest > now ? newest : now;
+  private currentMonth(now: Date): string {
+    const writer = this.writer;
+    const ms = now.getTime();
+    // The usual case, without formatting a date: still inside the month being written.
+    if (writer && ms >= writer.startMs && ms < writer.endMs) return writer.month;
+    const month = monthOf(now);
+    const newest = writer?.month ?? listSegments(this.dir).at(-1)?.month;
+    return newest !== undefined && newest > month ? newest : month;
   }
 
   private writerFor(month: string): SegmentWriter {
@@ -208,11 +221,14 @@ export class AuditLedger implements AuditSink {
     this.closeWriter();
     const writer: SegmentWriter = {
       month,
+      startMs: monthStartMs(month),
+      endMs: monthEndMs(month),
       db,
       last: db.prepare<[], TailRow>(TAIL_SQL),
       insert: db.prepare<[number, string, string, string, number, string]>(
         'INSERT INTO entries (seq, body, prev_hash, entry_hash, epoch, mac) VALUES (?, ?, ?, ?, ?, ?)',
       ),
+      fillViewer: db.prepare<[]>(FILL_VIEWER_ROWS_SQL),
       appendBatch: db.transaction((events: readonly AuditEventInput[]) => this.appendRows(writer, events)) as SegmentWriter['appendBatch'],
     };
     this.writer = writer;
@@ -226,6 +242,7 @@ export class AuditLedger implements AuditSink {
    * is repaired by `catchUpKey` on the next write.
    */
   private appendRows(writer: SegmentWriter, events: readonly AuditEventInput[]): number {
+    // Read with the write lock held: rows of several processes then carry times in seq order.
     const now = this.clock();
     const tail = writer.last.get() ?? lastRowBefore(this.dir, writer.month);
     const cursor: ChainCursor = { seq: tail?.seq ?? 0, prevHash: tail?.entry_hash ?? GENESIS_PREV_HASH };
@@ -239,6 +256,8 @@ export class AuditLedger implements AuditSink {
       key = evolvedTo;
     }
     for (const event of events) this.writeRow(writer, cursor, now, event, key);
+    // In the same transaction, so viewer_rows and entries commit together (viewer-rows.ts).
+    if (viewerFillDue(tail?.seq ?? 0, cursor.seq, this.options.viewerBatchRows ?? VIEWER_BATCH_ROWS)) writer.fillViewer.run();
     if (evolvedTo) {
       // The file follows once the surrounding transaction has committed (commitBatch).
       this.pendingEvolution = evolvedTo.epoch;
@@ -252,25 +271,47 @@ export class AuditLedger implements AuditSink {
     const seq = cursor.seq + 1;
     const body = encodeEventBody(buildEventBody(seq, now, this.identity, event));
     const entryHash = computeEntryHash(seq, cursor.prevHash, body);
-    writer.insert.run(seq, body, cursor.prevHash, entryHash, sealKey.epoch, rowMac(sealKey, entryHash));
+    writer.insert.run(seq, body, cursor.prevHash, entryHash, sealKey.epoch, this.rowMacOf(sealKey).macHex(entryHash));
     cursor.seq = seq;
     cursor.prevHash = entryHash;
   }
 
   /** Runs one append transaction, then moves the key file forward if it wrote a seal row. */
-  private commitBatch(month: string, events: readonly AuditEventInput[]): number {
+  private commitBatch(events: readonly AuditEventInput[]): number {
     this.pendingEvolution = undefined;
     let seq: number;
     try {
-      seq = this.writerFor(month).appendBatch.immediate(events);
+      seq = this.writerFor(this.currentMonth(this.clock())).appendBatch.immediate(events);
     } catch (error) {
       this.pendingEvolution = undefined;
+      this.forgetStaleRowMac();
       throw error;
     }
     const target = this.pendingEvolution;
     this.pendingEvolution = undefined;
     if (target !== undefined) this.evolveKeyFile(target);
+    this.forgetStaleRowMac();
     return seq;
+  }
+
+  /** The MAC midstates of `key`, computed once per key rather than once per row. */
+  private rowMacOf(key: SealKey): EpochRowMac {
+    if (this.rowMac?.key !== key) {
+      this.rowMac?.mac.wipe();
+      this.rowMac = { key, mac: new EpochRowMac(key) };
+    }
+    return this.rowMac.mac;
+  }
+
+  /**
+   * Wipes the midstates unless they belong to the key file's current key: after a seal row they
+   * belong to an erased epoch, and forward security needs them gone with the key, not at the
+   * next append (which may be days away on an idle machine).
+   */
+  private forgetStaleRowMac(): void {
+    if (this.rowMac === undefined || (!this.closed && this.rowMac.key === this.keyFile.key)) return;
+    this.rowMac.mac.wipe();
+    this.rowMac = undefined;
   }
 
   /**
@@ -315,6 +356,7 @@ export class AuditLedger implements AuditSink {
     }
     this.closed = true;
     this.closeWriter();
+    this.forgetStaleRowMac();
     this.keyFile.erase();
   }
 }

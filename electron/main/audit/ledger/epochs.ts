@@ -20,6 +20,12 @@ export function monthOf(time: Date): string {
   return time.toISOString().slice(0, 7);
 }
 
+/** The first instant of the month `YYYY-MM` (UTC), in ms. */
+export function monthStartMs(month: string): number {
+  const [year, mon] = month.split('-').map(Number);
+  return Date.UTC(year ?? 0, (mon ?? 1) - 1, 1);
+}
+
 /** The first instant after the month `YYYY-MM` (UTC), in ms. */
 export function monthEndMs(month: string): number {
   const [year, mon] = month.split('-').map(Number);

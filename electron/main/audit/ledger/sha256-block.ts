@@ -1,6 +1,6 @@
 /**
  * The SHA-256 compression function (FIPS 180-4 §6.2.2) on 32-bit words, for one purpose: checking
- * row MACs from precomputed HMAC midstates (row-mac-check.ts). node:crypto has no way to start a
+ * row MACs from precomputed HMAC midstates (epoch-row-mac.ts). node:crypto has no way to start a
  * hash from a saved state, so every HMAC there re-hashes both 64-byte key pads; from midstates a
  * row MAC is three block compressions. Measured on the 1M-row verify benchmark's rows (2-core EPYC
  * VM): 1.4 µs per MAC here against 3.0 µs for createHmac and 2.5 µs for two one-shot crypto.hash

@@ -1,7 +1,7 @@
-import * as crypto from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
+import { sha256Hex } from '../sha256';
 import { LEDGER_DOMAIN } from './chain';
-import type { RowMacCheck } from './row-mac-check';
+import type { EpochRowMac } from './epoch-row-mac';
 import type { LedgerRow } from './rows';
 
 /**
@@ -66,11 +66,6 @@ export function batchSql(sealColumns: boolean): string {
 function sqlText(text: string): string {
   return `'${text.replaceAll("'", "''")}'`;
 }
-
-// crypto.hash (Node ≥ 20.12, and Electron's Node) is one native call; createHash is three. A
-// namespace import: a named import of `hash` would not even load on Node 20.6–20.11.
-const sha256Hex: (data: Uint8Array) => string =
-  typeof crypto.hash === 'function' ? (data) => crypto.hash('sha256', data, 'hex') : (data) => crypto.createHash('sha256').update(data).digest('hex');
 
 export class StoredRowCursor {
   /** The batch; the current row's fields are offsets into it. */
@@ -184,7 +179,7 @@ export class StoredRowCursor {
   }
 
   /** The stored MAC checks under `check` (the key of the row's epoch). */
-  macMatches(check: RowMacCheck): boolean {
+  macMatches(check: EpochRowMac): boolean {
     return this.macAt >= 0 && check.matches(this.buf, this.entryAt, this.macAt);
   }
 

@@ -1,6 +1,6 @@
 import { checkpointSignatureValid, type Checkpoint } from '../checkpoint/checkpoint';
 import { computeEntryHash, GENESIS_PREV_HASH } from './chain';
-import { RowMacCheck } from './row-mac-check';
+import { EpochRowMac } from './epoch-row-mac';
 import { readSealEvent, type LedgerRow } from './rows';
 import { deriveKey, macEquals, rowMac, type SealKey } from './seal-key';
 import type { StoredRowCursor } from './stored-row-cursor';
@@ -120,7 +120,7 @@ export class ChainVerifier {
   private unsealedRows = 0;
   private sameEpochRun = true;
   private epochKey: SealKey | undefined;
-  private macCheck: RowMacCheck | undefined;
+  private macCheck: EpochRowMac | undefined;
   private failure: LedgerFailure | undefined;
   private readonly deletions: Deletion[] = [];
   private readonly checkpointsBySeq = new Map<number, Checkpoint[]>();
@@ -350,12 +350,12 @@ export class ChainVerifier {
   }
 
   /** The fast path's MAC check for `epoch`; undefined when the key cannot reach it (push reports why). */
-  private macCheckFor(epoch: number): RowMacCheck | undefined {
+  private macCheckFor(epoch: number): EpochRowMac | undefined {
     if (this.macCheck?.epoch === epoch) return this.macCheck;
     const start = this.options.key;
     if (!start || epoch < start.epoch) return undefined;
     this.macCheck?.wipe();
-    this.macCheck = new RowMacCheck(this.keyFor(start, epoch));
+    this.macCheck = new EpochRowMac(this.keyFor(start, epoch));
     return this.macCheck;
   }
 

@@ -99,15 +99,17 @@ export class LedgerReader {
     const requestedBefore = check.value.beforeSeq ?? Number.MAX_SAFE_INTEGER;
     let before = requestedBefore;
     for (const [index, segment] of segments.entries()) {
-      const plan = segment.plan(normalized, pattern, before);
-      let at = before;
-      while (plan) {
-        const scan = segment.scan(plan, at, want - rows.length, this.chunkRows);
-        for (const row of scan.rows) rows.push({ ...row, file: segment.file });
-        if (rows.length >= want) return this.finish(rows, limit, undefined);
-        if (scan.stoppedAtSeq === undefined) break;
-        at = scan.stoppedAtSeq;
-        if (performance.now() >= deadline) return this.finish(rows, limit, at);
+      for (const plan of segment.plans(normalized, pattern, before)) {
+        // Parts are newest first and disjoint; each plan's own bounds keep it to its part.
+        let at = before;
+        for (;;) {
+          const scan = segment.scan(plan, at, want - rows.length, this.chunkRows);
+          for (const row of scan.rows) rows.push({ ...row, file: segment.file });
+          if (rows.length >= want) return this.finish(rows, limit, undefined);
+          if (scan.stoppedAtSeq === undefined) break;
+          at = scan.stoppedAtSeq;
+          if (performance.now() >= deadline) return this.finish(rows, limit, at);
+        }
       }
       // Everything of this segment below `before` has been examined; older segments hold lower seqs.
       const range = segment.seqRange();

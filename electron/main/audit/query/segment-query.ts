@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { LATEST_SCHEMA_VERSION, schemaVersion } from '../ledger/migrations';
 import { openSegmentReader } from '../ledger/segments';
+import { VIEWER_HIGH_SQL } from '../ledger/viewer-rows';
 import type { NormalizedFilter } from './event-filter';
 import { LedgerReadError, queryMessages } from './query-messages';
 import { TimeBounds, type TimeWindow } from './time-bounds';
@@ -23,6 +24,9 @@ import { TimeBounds, type TimeWindow } from './time-bounds';
  *   0.65 µs (LIKE over the body), so a filter whose rows rarely match could scan a million rows
  *   for one page. scan() therefore examines at most `chunkRows` candidates and says where it
  *   stopped; the reader decides, by the clock, whether to go on or to return.
+ * - From schema v5 the indexes live in viewer_rows, which the writer fills in batches
+ *   (ledger/viewer-rows.ts): the few rows above its highest seq are a part of their own, read
+ *   from their bodies, newest first; the rest is read through viewer_rows joined to entries.
  * SQL is assembled only from the fixed fragments below (columns and index names from a
  * whitelist); every value is a bound parameter.
  */
@@ -31,35 +35,93 @@ export type EqField = 'tool' | 'outcome' | 'decision' | 'eventType';
 export type Driver = EqField | 'user' | 'pk';
 type Column = 'time' | 'osUser' | 'appUser' | EqField;
 
-/** Segments at schema v4+ have the viewer's virtual columns and indexes. */
-export const VIEWER_SCHEMA_VERSION = 4;
+/** Segments at schema v4 index the viewer's columns on `entries`; from v5 in `viewer_rows`. */
+const ENTRIES_INDEXED_VERSION = 4;
+const VIEWER_ROWS_VERSION = 5;
+
+/**
+ * Where one stretch of a segment's seqs is read from. Every statement names its driving table `v`
+ * (so the columns below are the same text whichever table it is) and, when the body lives in
+ * another table, joins `entries` as `e` by seq.
+ */
+interface Layout {
+  readonly name: string;
+  /** The table that carries the columns and indexes. */
+  readonly table: 'entries' | 'viewer_rows';
+  /** The stored body, for text search and the rows returned. */
+  readonly body: string;
+  readonly columns: Readonly<Record<Column, string>>;
+  /** Index per equality field (and the two user columns) this layout can drive through. */
+  readonly indexes: Readonly<Partial<Record<EqField | 'osUser' | 'appUser' | 'time', string>>>;
+}
+
+/** Values computed from the body (json_extract): any segment, no index. */
+const BODY_LAYOUT: Layout = {
+  name: 'body',
+  table: 'entries',
+  body: 'v.body',
+  columns: {
+    time: "json_extract(v.body, '$.time')",
+    osUser: "json_extract(v.body, '$.osUser')",
+    appUser: "json_extract(v.body, '$.appUser')",
+    tool: "json_extract(v.body, '$.tool')",
+    outcome: "json_extract(v.body, '$.outcome')",
+    decision: "json_extract(v.body, '$.decision')",
+    eventType: "json_extract(v.body, '$.type')",
+  },
+  indexes: {},
+};
+
+/** v2 and v3: only event_type is a column, with an index. */
+const EVENT_TYPE_LAYOUT: Layout = {
+  ...BODY_LAYOUT,
+  name: 'event-type',
+  columns: { ...BODY_LAYOUT.columns, eventType: 'v.event_type' },
+  indexes: { eventType: 'entries_by_event_type' },
+};
 
 const INDEXED_COLUMNS: Readonly<Record<Column, string>> = {
-  time: 'time',
-  osUser: 'os_user',
-  appUser: 'app_user',
-  tool: 'tool',
-  outcome: 'outcome',
-  decision: 'decision',
-  eventType: 'event_type',
+  time: 'v.time',
+  osUser: 'v.os_user',
+  appUser: 'v.app_user',
+  tool: 'v.tool',
+  outcome: 'v.outcome',
+  decision: 'v.decision',
+  eventType: 'v.event_type',
 };
 
-/** Before v4 the same values come from the body; a reader must not migrate, so it computes them. */
-const JSON_COLUMNS: Readonly<Record<Column, string>> = {
-  time: "json_extract(body, '$.time')",
-  osUser: "json_extract(body, '$.osUser')",
-  appUser: "json_extract(body, '$.appUser')",
-  tool: "json_extract(body, '$.tool')",
-  outcome: "json_extract(body, '$.outcome')",
-  decision: "json_extract(body, '$.decision')",
-  eventType: "json_extract(body, '$.type')",
+/** v4: virtual columns on entries, each with its index. */
+const ENTRIES_LAYOUT: Layout = {
+  name: 'entries',
+  table: 'entries',
+  body: 'v.body',
+  columns: INDEXED_COLUMNS,
+  indexes: {
+    time: 'entries_by_time',
+    osUser: 'entries_by_os_user',
+    appUser: 'entries_by_app_user',
+    tool: 'entries_by_tool',
+    outcome: 'entries_by_outcome',
+    decision: 'entries_by_decision',
+    eventType: 'entries_by_event_type',
+  },
 };
 
-const EQ_INDEX: Readonly<Record<EqField, string>> = {
-  tool: 'entries_by_tool',
-  outcome: 'entries_by_outcome',
-  decision: 'entries_by_decision',
-  eventType: 'entries_by_event_type',
+/** v5: the rows up to viewer_rows' highest seq (ledger/viewer-rows.ts). */
+const VIEWER_LAYOUT: Layout = {
+  name: 'viewer',
+  table: 'viewer_rows',
+  body: 'e.body',
+  columns: INDEXED_COLUMNS,
+  indexes: {
+    time: 'viewer_by_time',
+    osUser: 'viewer_by_os_user',
+    appUser: 'viewer_by_app_user',
+    tool: 'viewer_by_tool',
+    outcome: 'viewer_by_outcome',
+    decision: 'viewer_by_decision',
+    eventType: 'viewer_by_event_type',
+  },
 };
 
 /** Preference among drivers whose estimates tie: the fields whose values are rarest in practice first. */
@@ -76,13 +138,15 @@ export interface SegmentRow {
   readonly body: string;
 }
 
-/** How one page call reads this segment: worked out once, then run chunk by chunk. */
+/** How one page call reads one part of this segment: worked out once, then run chunk by chunk. */
 export interface SegmentPlan {
-  /** Lowest seq that can match (the segment's first row, or the time range's first). */
+  /** Lowest seq that can match (the part's first row, or the time range's first). */
   readonly lower: number;
   /** One above the highest seq that can match. */
   readonly upper: number;
   readonly driver: Driver;
+  /** The tables and columns its SQL reads. */
+  readonly layout: Layout;
   /** Per-row tests (SQL fragments from this file only). */
   readonly residuals: readonly string[];
   readonly values: Readonly<Record<string, string>>;
@@ -103,22 +167,32 @@ interface SeqRange {
   readonly max: number;
 }
 
+/** A stretch of seqs [fromSeq, belowSeq) of one segment that is read through one layout. */
+interface SegmentPart {
+  readonly layout: Layout;
+  readonly fromSeq: number;
+  readonly belowSeq: number;
+  readonly timeBounds?: TimeBounds;
+}
+
 export class SegmentQuery {
   private readonly statements = new Map<string, Database.Statement>();
-  private readonly columns: Readonly<Record<Column, string>>;
-  private readonly drivers: readonly EqField[];
-  private readonly timeBounds: TimeBounds | undefined;
+  /** The parts in every page call except v5's (whose split moves as the writer fills viewer_rows). */
+  private readonly wholeSegment: SegmentPart | undefined;
+  private readonly viewerTimeBounds: TimeBounds | undefined;
 
   private constructor(
     readonly file: string,
     private readonly db: Database.Database,
     readonly schemaVersion: number,
   ) {
-    const indexed = schemaVersion >= VIEWER_SCHEMA_VERSION;
-    this.columns = indexed ? INDEXED_COLUMNS : { ...JSON_COLUMNS, ...(schemaVersion >= 2 ? { eventType: 'event_type' } : {}) };
-    // v2 and v3 already index event_type; everything else is only indexed from v4.
-    this.drivers = indexed ? EQ_FIELDS : schemaVersion >= 2 ? ['eventType'] : [];
-    this.timeBounds = indexed ? new TimeBounds(db) : undefined;
+    if (schemaVersion >= VIEWER_ROWS_VERSION) {
+      this.viewerTimeBounds = new TimeBounds(db, 'viewer_rows', VIEWER_LAYOUT.indexes.time as string);
+    } else {
+      const layout = schemaVersion >= ENTRIES_INDEXED_VERSION ? ENTRIES_LAYOUT : schemaVersion >= 2 ? EVENT_TYPE_LAYOUT : BODY_LAYOUT;
+      const timeBounds = layout === ENTRIES_LAYOUT ? new TimeBounds(db, 'entries', ENTRIES_LAYOUT.indexes.time as string) : undefined;
+      this.wholeSegment = { layout, fromSeq: 0, belowSeq: Number.POSITIVE_INFINITY, ...(timeBounds ? { timeBounds } : {}) };
+    }
   }
 
   /**
@@ -139,10 +213,6 @@ export class SegmentQuery {
     }
   }
 
-  get indexed(): boolean {
-    return this.timeBounds !== undefined;
-  }
-
   close(): void {
     this.statements.clear();
     this.db.close();
@@ -156,26 +226,18 @@ export class SegmentQuery {
     return row && row.min !== null && row.max !== null ? { min: row.min, max: row.max } : undefined;
   }
 
-  /** Where matches below `before` can be and how to find them; undefined when none can be here. */
-  plan(filter: NormalizedFilter, pattern: string | undefined, before: number): SegmentPlan | undefined {
+  /**
+   * Plans for the matches below `before`, newest part first; none where no match can be. A v5
+   * segment has two parts: the rows above viewer_rows' highest seq (fewer than a fill batch, read
+   * from their bodies) and the rows below it (through viewer_rows' indexes).
+   */
+  *plans(filter: NormalizedFilter, pattern: string | undefined, before: number): Generator<SegmentPlan> {
     const range = this.seqRange();
-    if (!range || range.min >= before) return undefined;
-    let upper = Math.min(before, range.max + 1);
-    let lower = range.min;
-    let timeResidual = filter.fromTime !== undefined || filter.toTime !== undefined;
-    if (timeResidual && this.timeBounds) {
-      const window: TimeWindow = this.timeBounds.window(filter.fromTime, filter.toTime, range.max);
-      if (window.kind === 'none') return undefined;
-      if (window.kind === 'seq') {
-        upper = Math.min(upper, window.hi + 1);
-        lower = Math.max(lower, window.lo);
-      }
-      timeResidual = window.kind === 'seq' && !window.exact;
+    if (!range || range.min >= before) return;
+    for (const part of this.parts()) {
+      const plan = this.planPart(part, range, filter, pattern, before);
+      if (plan) yield plan;
     }
-    if (lower >= upper) return undefined;
-    const values = this.boundValues(filter, pattern);
-    const driver = this.chooseDriver(filter, values, upper, lower);
-    return { lower, upper, driver, residuals: this.residualSql(filter, driver, timeResidual, pattern !== undefined), values };
   }
 
   /**
@@ -195,7 +257,8 @@ export class SegmentQuery {
         stoppedAtSeq = window.floor;
       }
     }
-    const rows = this.statement(`page|${plan.driver}|${plan.residuals.join('&')}`, this.pageSql(plan.driver, plan.residuals)).all({
+    const key = `page|${plan.layout.name}|${plan.driver}|${plan.residuals.join('&')}`;
+    const rows = this.statement(key, pageSql(plan.layout, plan.driver, plan.residuals)).all({
       ...plan.values,
       upper,
       floor,
@@ -204,15 +267,34 @@ export class SegmentQuery {
     return stoppedAtSeq === undefined ? { rows } : { rows, stoppedAtSeq };
   }
 
-  /** Named parameters (better-sqlite3 ignores the ones a statement does not use). */
-  private boundValues(filter: NormalizedFilter, pattern: string | undefined): Record<string, string> {
-    const values: Record<string, string> = {};
-    for (const field of ['tool', 'outcome', 'decision', 'eventType', 'user', 'fromTime', 'toTime'] as const) {
-      const value = filter[field];
-      if (value !== undefined) values[field] = value;
+  private parts(): SegmentPart[] {
+    if (this.wholeSegment) return [this.wholeSegment];
+    const { high } = this.statement('viewer-high', VIEWER_HIGH_SQL).get() as { high: number };
+    const viewer: SegmentPart = { layout: VIEWER_LAYOUT, fromSeq: 0, belowSeq: high + 1, timeBounds: this.viewerTimeBounds as TimeBounds };
+    return [{ layout: BODY_LAYOUT, fromSeq: high + 1, belowSeq: Number.POSITIVE_INFINITY }, viewer];
+  }
+
+  private planPart(part: SegmentPart, range: SeqRange, filter: NormalizedFilter, pattern: string | undefined, before: number): SegmentPlan | undefined {
+    let upper = Math.min(before, range.max + 1, part.belowSeq);
+    let lower = Math.max(range.min, part.fromSeq);
+    if (lower >= upper) return undefined;
+    let timeResidual = filter.fromTime !== undefined || filter.toTime !== undefined;
+    if (timeResidual && part.timeBounds) {
+      const window: TimeWindow = part.timeBounds.window(filter.fromTime, filter.toTime, Math.min(range.max, part.belowSeq - 1));
+      if (window.kind === 'none') return undefined;
+      if (window.kind === 'seq') {
+        upper = Math.min(upper, window.hi + 1);
+        lower = Math.max(lower, window.lo);
+      }
+      timeResidual = window.kind === 'seq' && !window.exact;
     }
-    if (pattern !== undefined) values.pattern = pattern;
-    return values;
+    if (lower >= upper) return undefined;
+    const values = boundValues(filter, pattern);
+    const driver = this.chooseDriver(part.layout, filter, values, upper, lower);
+    // Without a driving index the rows are read from entries alone, in seq order, with the values
+    // taken from the body (the columns are defined as exactly that): no join per row.
+    const layout = driver === 'pk' ? BODY_LAYOUT : part.layout;
+    return { lower, upper, driver, layout, residuals: residualSql(layout, filter, driver, timeResidual, pattern !== undefined), values };
   }
 
   /**
@@ -221,14 +303,14 @@ export class SegmentQuery {
    * how far down in seq the sample reached (a value on every third row reaches 6,000 seqs down, a
    * value on one row in a hundred 200,000), so a common value never drives a rare one's page.
    */
-  private chooseDriver(filter: NormalizedFilter, values: Record<string, string>, upper: number, lower: number): Driver {
-    const candidates: Driver[] = this.drivers.filter((f) => filter[f] !== undefined);
-    if (filter.user !== undefined && this.indexed) candidates.push('user');
+  private chooseDriver(layout: Layout, filter: NormalizedFilter, values: Record<string, string>, upper: number, lower: number): Driver {
+    const candidates: Driver[] = EQ_FIELDS.filter((f) => filter[f] !== undefined && layout.indexes[f] !== undefined);
+    if (filter.user !== undefined && layout.indexes.osUser !== undefined && layout.indexes.appUser !== undefined) candidates.push('user');
     if (candidates.length <= 1) return candidates[0] ?? 'pk';
     let best: Driver = 'pk';
     let bestEstimate = Number.POSITIVE_INFINITY;
     for (const driver of candidates) {
-      const sample = this.statement(`sample|${driver}`, `SELECT count(*) AS n, min(seq) AS last FROM (${this.candidatesSql(driver)} LIMIT :cap)`).get({
+      const sample = this.statement(`sample|${layout.name}|${driver}`, `SELECT count(*) AS n, min(seq) AS last FROM (${candidatesSql(layout, driver)} LIMIT :cap)`).get({
         ...values,
         upper,
         floor: lower,
@@ -244,17 +326,6 @@ export class SegmentQuery {
     return best;
   }
 
-  /** seq of the driver's candidates in [floor, upper), newest first (no LIMIT). */
-  private candidatesSql(driver: Driver): string {
-    if (driver === 'user') {
-      // UNION of two seq-ordered index scans: SQLite merges them (MERGE UNION) without sorting.
-      return `SELECT seq FROM entries INDEXED BY entries_by_os_user WHERE os_user = :user AND seq < :upper AND seq >= :floor
-              UNION SELECT seq FROM entries INDEXED BY entries_by_app_user WHERE app_user = :user AND seq < :upper AND seq >= :floor
-              ORDER BY seq DESC`;
-    }
-    return `SELECT seq FROM ${this.driverSource(driver)} WHERE ${this.driverTerm(driver)} AND seq < :upper AND seq >= :floor ORDER BY seq DESC`;
-  }
-
   /** Where the next `chunkRows` candidates end: the page query then looks no further. */
   private chunkWindow(plan: SegmentPlan, upper: number, chunkRows: number): { floor: number | null; n: number } {
     if (plan.driver === 'pk') {
@@ -262,49 +333,13 @@ export class SegmentQuery {
       const floor = Math.max(plan.lower, upper - chunkRows);
       return { floor, n: upper - floor };
     }
-    return this.statement(`window|${plan.driver}`, `SELECT min(seq) AS floor, count(*) AS n FROM (${this.candidatesSql(plan.driver)} LIMIT :chunk)`).get({
+    const sql = `SELECT min(seq) AS floor, count(*) AS n FROM (${candidatesSql(plan.layout, plan.driver)} LIMIT :chunk)`;
+    return this.statement(`window|${plan.layout.name}|${plan.driver}`, sql).get({
       ...plan.values,
       upper,
       floor: plan.lower,
       chunk: chunkRows,
     }) as { floor: number | null; n: number };
-  }
-
-  private pageSql(driver: Driver, residuals: readonly string[]): string {
-    const extra = residuals.map((r) => ` AND ${r}`).join('');
-    if (driver === 'user') {
-      // UNION (not UNION ALL): a row whose osUser and appUser are both the value comes once.
-      return `SELECT seq, body FROM entries INDEXED BY entries_by_os_user WHERE os_user = :user AND seq < :upper AND seq >= :floor${extra}
-              UNION SELECT seq, body FROM entries INDEXED BY entries_by_app_user WHERE app_user = :user AND seq < :upper AND seq >= :floor${extra}
-              ORDER BY seq DESC LIMIT :limit`;
-    }
-    return `SELECT seq, body FROM ${this.driverSource(driver)} WHERE ${this.driverTerm(driver)} AND seq < :upper AND seq >= :floor${extra} ORDER BY seq DESC LIMIT :limit`;
-  }
-
-  private driverSource(driver: EqField | 'pk'): string {
-    // Pinning the index keeps SQLite from switching to another one mid-way through the pages.
-    return driver === 'pk' ? 'entries NOT INDEXED' : `entries INDEXED BY ${EQ_INDEX[driver]}`;
-  }
-
-  private driverTerm(driver: EqField | 'pk'): string {
-    return driver === 'pk' ? '1' : `${this.columns[driver]} = :${driver}`;
-  }
-
-  /** Per-row tests for every filter the driver and the seq range do not already guarantee. */
-  private residualSql(filter: NormalizedFilter, driver: Driver, time: boolean, text: boolean): string[] {
-    const c = this.columns;
-    // Unary + keeps SQLite from using an index for a residual term: the driver is the only index.
-    const out: string[] = [];
-    for (const field of EQ_FIELDS) {
-      if (filter[field] !== undefined && driver !== field) out.push(`+${c[field]} = :${field}`);
-    }
-    if (filter.user !== undefined && driver !== 'user') out.push(`(+${c.osUser} = :user OR +${c.appUser} = :user)`);
-    if (time && filter.fromTime !== undefined) out.push(`+${c.time} >= :fromTime`);
-    if (time && filter.toTime !== undefined) out.push(`+${c.time} < :toTime`);
-    // Canonical JSON stores Korean as UTF-8, so LIKE sees the same bytes the user typed; LIKE folds
-    // ASCII case only, which is what the viewer promises.
-    if (text) out.push("body LIKE :pattern ESCAPE '\\'");
-    return out;
   }
 
   private statement(key: string, sql: string): Database.Statement {
@@ -315,4 +350,72 @@ export class SegmentQuery {
     }
     return statement;
   }
+}
+
+/** Named parameters (better-sqlite3 ignores the ones a statement does not use). */
+function boundValues(filter: NormalizedFilter, pattern: string | undefined): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const field of ['tool', 'outcome', 'decision', 'eventType', 'user', 'fromTime', 'toTime'] as const) {
+    const value = filter[field];
+    if (value !== undefined) values[field] = value;
+  }
+  if (pattern !== undefined) values.pattern = pattern;
+  return values;
+}
+
+/**
+ * The driving table as `v`, through `index` (pinned: it keeps SQLite from switching to another
+ * one mid-way through the pages) or none; with `withBody`, entries joined as `e` when the body
+ * lives there. CROSS JOIN keeps `v` the outer loop, so rows come in the index's seq order.
+ */
+function source(layout: Layout, index: string | undefined, withBody: boolean): string {
+  const table = `${layout.table} AS v ${index === undefined ? 'NOT INDEXED' : `INDEXED BY ${index}`}`;
+  return withBody && layout.table !== 'entries' ? `${table} CROSS JOIN entries AS e ON e.seq = v.seq` : table;
+}
+
+/**
+ * `SELECT … FROM <driver> WHERE <driver's term> AND seq in [floor, upper)` for the driver, one
+ * branch per index (two for `user`: osUser, appUser); the caller adds what it selects and the tail.
+ */
+function driverBranches(layout: Layout, driver: Driver, select: string, withBody: boolean, extra: string): string[] {
+  const range = 'v.seq < :upper AND v.seq >= :floor';
+  if (driver === 'user') {
+    return (['osUser', 'appUser'] as const).map(
+      (column) => `SELECT ${select} FROM ${source(layout, layout.indexes[column], withBody)} WHERE ${layout.columns[column]} = :user AND ${range}${extra}`,
+    );
+  }
+  if (driver === 'pk') return [`SELECT ${select} FROM ${source(layout, undefined, withBody)} WHERE ${range}${extra}`];
+  return [`SELECT ${select} FROM ${source(layout, layout.indexes[driver], withBody)} WHERE ${layout.columns[driver]} = :${driver} AND ${range}${extra}`];
+}
+
+/**
+ * seq of the driver's candidates in [floor, upper), newest first (no LIMIT). For `user`, UNION of
+ * two seq-ordered index scans: SQLite merges them (MERGE UNION) without sorting.
+ */
+function candidatesSql(layout: Layout, driver: Driver): string {
+  return `${driverBranches(layout, driver, 'v.seq AS seq', false, '').join(' UNION ')} ORDER BY seq DESC`;
+}
+
+/** The page: rows of the driver's candidates that pass every residual, newest first. */
+function pageSql(layout: Layout, driver: Driver, residuals: readonly string[]): string {
+  const extra = residuals.map((r) => ` AND ${r}`).join('');
+  // UNION (not UNION ALL) for `user`: a row whose osUser and appUser are both the value comes once.
+  return `${driverBranches(layout, driver, `v.seq AS seq, ${layout.body} AS body`, true, extra).join(' UNION ')} ORDER BY seq DESC LIMIT :limit`;
+}
+
+/** Per-row tests for every filter the driver and the seq range do not already guarantee. */
+function residualSql(layout: Layout, filter: NormalizedFilter, driver: Driver, time: boolean, text: boolean): string[] {
+  const c = layout.columns;
+  // Unary + keeps SQLite from using an index for a residual term: the driver is the only index.
+  const out: string[] = [];
+  for (const field of EQ_FIELDS) {
+    if (filter[field] !== undefined && driver !== field) out.push(`+${c[field]} = :${field}`);
+  }
+  if (filter.user !== undefined && driver !== 'user') out.push(`(+${c.osUser} = :user OR +${c.appUser} = :user)`);
+  if (time && filter.fromTime !== undefined) out.push(`+${c.time} >= :fromTime`);
+  if (time && filter.toTime !== undefined) out.push(`+${c.time} < :toTime`);
+  // Canonical JSON stores Korean as UTF-8, so LIKE sees the same bytes the user typed; LIKE folds
+  // ASCII case only, which is what the viewer promises.
+  if (text) out.push(`${layout.body} LIKE :pattern ESCAPE '\\'`);
+  return out;
 }

@@ -1,7 +1,8 @@
 import type Database from 'better-sqlite3';
 
 /**
- * Turns a time range into a seq range for one v4 segment.
+ * Turns a time range into a seq range for one segment with a time index: `entries_by_time` on
+ * entries (v4) or `viewer_by_time` on viewer_rows (v5, which then covers only its own rows).
  *
  * Pages are ordered by seq, but a time filter is a range on another column: SQLite can either
  * walk seq and test each row's time (300 ms+ when the range is months back: every newer row is
@@ -50,23 +51,22 @@ export class TimeBounds {
   private readonly fullRange: Database.Statement;
   private readonly tailRange: Database.Statement;
 
-  constructor(db: Database.Database) {
+  /** `table` and `timeIndex` are fixed names from segment-query.ts, never input. */
+  constructor(db: Database.Database, table: 'entries' | 'viewer_rows', timeIndex: string) {
+    const indexed = `${table} INDEXED BY ${timeIndex}`;
+    const through = `(SELECT seq FROM ${table} ORDER BY seq DESC LIMIT 1) AS through`;
     this.edges = db.prepare(
-      `SELECT (SELECT time FROM entries INDEXED BY entries_by_time WHERE time IS NOT NULL ORDER BY time LIMIT 1) AS first,
-              (SELECT time FROM entries INDEXED BY entries_by_time WHERE time IS NOT NULL ORDER BY time DESC LIMIT 1) AS last,
-              EXISTS (SELECT 1 FROM entries INDEXED BY entries_by_time WHERE time IS NULL) AS untimed`,
+      `SELECT (SELECT time FROM ${indexed} WHERE time IS NOT NULL ORDER BY time LIMIT 1) AS first,
+              (SELECT time FROM ${indexed} WHERE time IS NOT NULL ORDER BY time DESC LIMIT 1) AS last,
+              EXISTS (SELECT 1 FROM ${indexed} WHERE time IS NULL) AS untimed`,
     );
-    this.fullRange = db.prepare(
-      `SELECT min(seq) AS lo, max(seq) AS hi, count(*) AS count, (SELECT seq FROM entries ORDER BY seq DESC LIMIT 1) AS through
-         FROM entries INDEXED BY entries_by_time WHERE time >= :from AND time < :to`,
-    );
+    this.fullRange = db.prepare(`SELECT min(seq) AS lo, max(seq) AS hi, count(*) AS count, ${through} FROM ${indexed} WHERE time >= :from AND time < :to`);
     this.tailRange = db.prepare(
-      `SELECT min(seq) AS lo, max(seq) AS hi, count(*) AS count, (SELECT seq FROM entries ORDER BY seq DESC LIMIT 1) AS through
-         FROM entries NOT INDEXED WHERE seq > :after AND time >= :from AND time < :to`,
+      `SELECT min(seq) AS lo, max(seq) AS hi, count(*) AS count, ${through} FROM ${table} NOT INDEXED WHERE seq > :after AND time >= :from AND time < :to`,
     );
   }
 
-  /** `maxSeq` is the segment's current last seq (so a grown segment refreshes its cached ranges). */
+  /** `maxSeq` is the table's current last seq (so a grown table refreshes its cached ranges). */
   window(fromTime: string | undefined, toTime: string | undefined, maxSeq: number): TimeWindow {
     const from = fromTime ?? '';
     const to = toTime ?? AFTER_ALL_TIMES;

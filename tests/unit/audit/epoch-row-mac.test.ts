@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { RowMacCheck } from '../../../electron/main/audit/ledger/row-mac-check';
+import { EpochRowMac } from '../../../electron/main/audit/ledger/epoch-row-mac';
 import { rowMac, type SealKey } from '../../../electron/main/audit/ledger/seal-key';
 import { blockWords, compressBlock, compressExpanded, expandBlock, SHA256_INITIAL_STATE } from '../../../electron/main/audit/ledger/sha256-block';
 
@@ -50,15 +50,31 @@ describe('SHA-256 block function', () => {
   });
 });
 
-describe('RowMacCheck (row MACs from HMAC midstates)', () => {
+describe('EpochRowMac (row MACs from HMAC midstates)', () => {
   const keyAt = (epoch: number, bytes = 32): SealKey => ({ epoch, key: randomBytes(bytes) });
 
   it('accepts exactly the MAC rowMac (createHmac) writes, for random keys, epochs and entry hashes', () => {
     for (let i = 0; i < 300; i++) {
       const key = keyAt(Math.floor(Math.random() * 2 ** 40));
-      const check = new RowMacCheck(key);
+      const check = new EpochRowMac(key);
       const entryHash = randomBytes(32).toString('hex');
       expect(check.matches(storedText(entryHash, rowMac(key, entryHash)), 0, 64)).toBe(true);
+    }
+  });
+
+  it('computes exactly the MAC rowMac (createHmac) writes, for random keys, epochs and entry hashes', () => {
+    for (let i = 0; i < 300; i++) {
+      const key = keyAt(Math.floor(Math.random() * 2 ** 40), i % 10 === 0 ? 100 : 32);
+      const entryHash = randomBytes(32).toString('hex');
+      expect(new EpochRowMac(key).macHex(entryHash)).toBe(rowMac(key, entryHash));
+    }
+  });
+
+  it('refuses to compute the MAC of anything but 64 lowercase hex characters', () => {
+    const check = new EpochRowMac(keyAt(20_400));
+    const entryHash = randomBytes(32).toString('hex');
+    for (const bad of [entryHash.toUpperCase(), entryHash.slice(1), `${entryHash}0`, `${entryHash.slice(0, 63)}가`, `${entryHash.slice(0, 63)}\u0130`]) {
+      expect(() => check.macHex(bad)).toThrow(RangeError);
     }
   });
 
@@ -66,12 +82,12 @@ describe('RowMacCheck (row MACs from HMAC midstates)', () => {
     const key = keyAt(20_393);
     const entryHash = randomBytes(32).toString('hex');
     const text = Buffer.concat([Buffer.from('prefix…'), storedText(entryHash, 'x'), Buffer.from(rowMac(key, entryHash))]);
-    expect(new RowMacCheck(key).matches(text, Buffer.byteLength('prefix…'), Buffer.byteLength('prefix…') + 65)).toBe(true);
+    expect(new EpochRowMac(key).matches(text, Buffer.byteLength('prefix…'), Buffer.byteLength('prefix…') + 65)).toBe(true);
   });
 
   it('rejects a MAC with any one hex digit changed', () => {
     const key = keyAt(20_400);
-    const check = new RowMacCheck(key);
+    const check = new EpochRowMac(key);
     const entryHash = randomBytes(32).toString('hex');
     const mac = rowMac(key, entryHash);
     for (let i = 0; i < 64; i++) {
@@ -84,14 +100,14 @@ describe('RowMacCheck (row MACs from HMAC midstates)', () => {
     const key = keyAt(20_400);
     const entryHash = randomBytes(32).toString('hex');
     const mac = rowMac(key, entryHash);
-    expect(new RowMacCheck(key).matches(storedText(randomBytes(32).toString('hex'), mac), 0, 64)).toBe(false);
-    expect(new RowMacCheck({ epoch: key.epoch + 1, key: key.key }).matches(storedText(entryHash, mac), 0, 64)).toBe(false);
-    expect(new RowMacCheck(keyAt(key.epoch)).matches(storedText(entryHash, mac), 0, 64)).toBe(false);
+    expect(new EpochRowMac(key).matches(storedText(randomBytes(32).toString('hex'), mac), 0, 64)).toBe(false);
+    expect(new EpochRowMac({ epoch: key.epoch + 1, key: key.key }).matches(storedText(entryHash, mac), 0, 64)).toBe(false);
+    expect(new EpochRowMac(keyAt(key.epoch)).matches(storedText(entryHash, mac), 0, 64)).toBe(false);
   });
 
   it('answers false for text that is not lower-case hex (the general path decides those rows)', () => {
     const key = keyAt(20_400);
-    const check = new RowMacCheck(key);
+    const check = new EpochRowMac(key);
     const entryHash = randomBytes(32).toString('hex');
     const mac = rowMac(key, entryHash);
     expect(check.matches(storedText(entryHash, mac.toUpperCase()), 0, 64)).toBe(false);
@@ -102,12 +118,12 @@ describe('RowMacCheck (row MACs from HMAC midstates)', () => {
   it('hashes a key longer than a block first, as HMAC does (RFC 2104)', () => {
     const key = keyAt(20_400, 100);
     const entryHash = randomBytes(32).toString('hex');
-    expect(new RowMacCheck(key).matches(storedText(entryHash, rowMac(key, entryHash)), 0, 64)).toBe(true);
+    expect(new EpochRowMac(key).matches(storedText(entryHash, rowMac(key, entryHash)), 0, 64)).toBe(true);
   });
 
   it('matches nothing once wiped', () => {
     const key = keyAt(20_400);
-    const check = new RowMacCheck(key);
+    const check = new EpochRowMac(key);
     const entryHash = randomBytes(32).toString('hex');
     check.wipe();
     expect(check.matches(storedText(entryHash, rowMac(key, entryHash)), 0, 64)).toBe(false);

@@ -4,13 +4,17 @@ import { ROW_MAC_DOMAIN, type SealKey } from './seal-key';
 import { blockWords, compressBlock, compressExpanded, expandBlock, SHA256_INITIAL_STATE } from './sha256-block';
 
 /**
- * Checks row MACs of one epoch — HMAC-SHA256(K(epoch), ROW_MAC_DOMAIN ‖ epoch u64 ‖ entry_hash raw),
+ * Computes and checks row MACs of one epoch — HMAC-SHA256(K(epoch), ROW_MAC_DOMAIN ‖ epoch u64 ‖ entry_hash raw),
  * exactly seal-key.ts's rowMac — from the HMAC midstates (RFC 2104: H(K⊕opad ‖ H(K⊕ipad ‖ m)); the
  * key-pad blocks are the same for every row of an epoch, so their compressions are done once here).
  * Per row that leaves three block compressions, one of them over a constant block whose message
  * schedule is precomputed (sha256-block.ts has the measurements).
  *
- * Works on hex text where the batch reader left it (stored-row-cursor.ts): no string or Buffer is
+ * The ledger keeps one for the epoch it is sealing in (audit-ledger.ts) and wipes it when the key
+ * evolves: the midstates are as secret as the key (whoever has them can MAC rows of that epoch),
+ * though not more (they do not give the next key).
+ *
+ * Checks work on hex text where the batch reader left it (stored-row-cursor.ts): no string or Buffer is
  * made per row. The stored MAC is compared word by word with an early exit, not in constant time:
  * the verifier runs offline over a file the auditor holds, and nobody can time it against inputs
  * of their choosing (seal-key.ts's macEquals, which the general path uses, stays constant-time).
@@ -27,8 +31,12 @@ for (let i = 0; i < 6; i++) NIBBLE[0x61 + i] = 10 + i;
 const state = new Int32Array(8);
 const block = new Int32Array(16);
 const outerBlock = new Int32Array(16);
+/** macHex's input as ASCII bytes, and its output before hex encoding. */
+const hexText = Buffer.alloc(2 * DIGEST);
+const macBytes = Buffer.alloc(DIGEST);
+const LOWER_HEX_SHA256 = /^[0-9a-f]{64}$/;
 
-export class RowMacCheck {
+export class EpochRowMac {
   readonly epoch: number;
   private readonly innerStart = new Int32Array(8);
   private readonly outerStart = new Int32Array(8);
@@ -86,6 +94,35 @@ export class RowMacCheck {
    * characters are at `text[entryAt…]`. False for anything that is not lowercase hex.
    */
   matches(text: Uint8Array, entryAt: number, macAt: number): boolean {
+    if (!this.digestInto(text, entryAt)) return false;
+    for (let w = 0; w < 8; w++) {
+      let word = 0;
+      for (let j = 0; j < 8; j++) {
+        const nibble = NIBBLE[text[macAt + 8 * w + j]];
+        if (nibble < 0) return false;
+        word = (word << 4) | nibble;
+      }
+      if (word !== state[w]) return false;
+    }
+    return true;
+  }
+
+  /**
+   * The row MAC of `entryHash` (64 lowercase hex characters) as lowercase hex: what the ledger
+   * stores with every row it appends: ≈ 1.5 µs, where createHmac with its updates and temporary
+   * Buffers took ≈ 10 µs on the append path.
+   */
+  macHex(entryHash: string): string {
+    // The test first: latin1 would write a character above U+00FF as its low byte.
+    if (!LOWER_HEX_SHA256.test(entryHash)) throw new RangeError('An entry hash is 64 lowercase hex characters.');
+    hexText.write(entryHash, 0, 'latin1');
+    this.digestInto(hexText, 0);
+    for (let w = 0; w < 8; w++) macBytes.writeInt32BE(state[w] as number, 4 * w);
+    return macBytes.toString('hex');
+  }
+
+  /** HMAC of the entry hash at `text[entryAt…]` into `state`; false for anything but lowercase hex. */
+  private digestInto(text: Uint8Array, entryAt: number): boolean {
     const message = this.message;
     let at = this.digestAt;
     for (let i = 0; i < 2 * DIGEST; i += 2) {
@@ -110,20 +147,12 @@ export class RowMacCheck {
     outerBlock[15] = (BLOCK + DIGEST) * 8;
     state.set(this.outerStart);
     compressBlock(state, outerBlock);
-    for (let w = 0; w < 8; w++) {
-      let word = 0;
-      for (let j = 0; j < 8; j++) {
-        const nibble = NIBBLE[text[macAt + 8 * w + j]];
-        if (nibble < 0) return false;
-        word = (word << 4) | nibble;
-      }
-      if (word !== state[w]) return false;
-    }
     return true;
   }
 
   /** Erases the key-derived midstates (the verifier is done with this epoch). */
   wipe(): void {
+    macBytes.fill(0);
     this.innerStart.fill(0);
     this.outerStart.fill(0);
     this.message.fill(0);
