@@ -634,6 +634,24 @@ describe('schema v4 and v5', () => {
     });
   }
 
+  it('odd but honest bodies (a number where a name is expected, a missing field) pass the check', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'baram-event-query-odd-'));
+    try {
+      const file = join(dir, 'ledger-2026-11.sqlite3');
+      const identity = USERS[0] as LedgerIdentity;
+      const events = [
+        { type: 'tool.proposed', tool: 7 },
+        { type: 'execution.finished', tool: 'x', outcome: 1.5 },
+        { type: 'request', decision: true },
+      ].map((event, i) => ({ identity, time: new Date(Date.UTC(2026, 10, 1, i)), event: event as unknown as AuditEventInput }));
+      writeSegment(file, events, { firstSeq: 1, viewerBatchRows: 1 });
+      expect(unfilledViewerRows(file)).toBe(0);
+      expect(checkSegmentIndexes(file)).toEqual({ ok: true });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('a viewer row for a seq that has no entry is named too', () => {
     const built = buildLedger();
     try {

@@ -79,7 +79,8 @@ export const MIGRATIONS: readonly Migration[] = [
     // (docs/2026-12-02-audit-viewer-rows.md). viewer_rows holds the same values, copied from the
     // virtual columns (which stay) for every row up to its highest seq; the rows above it are few
     // and read from the bodies. Not hashed: `baram audit verify` compares it with the bodies
-    // (query/index-check.ts), as integrity_check compared the v4 indexes with the rows.
+    // (query/index-check.ts), as integrity_check compared the v4 indexes with the rows. TEXT like
+    // the virtual columns, so a value is stored with the same affinity they give it.
     sql: `
       DROP INDEX entries_by_event_type;
       DROP INDEX entries_by_time;
