@@ -1,3 +1,4 @@
+import { boundedMemo } from './bounded-memo';
 import { isSecretKey } from './secret-keys';
 import { REDACTED, redactSecretsInText } from './secret-text';
 
@@ -100,22 +101,9 @@ function redactRecord(record: Record<string, unknown>, ancestors: Set<object>): 
 /**
  * Keys repeat in every event (`path`, `args`, `argsSha256` …), so their redacted text is
  * remembered, as isSecretKey remembers its answers: scanning them again cost about 0.2 µs a key,
- * eight keys in the gate's tool.proposed, on the append path. Bounded the same way, so keys taken
- * from data (file names, header names) cannot grow it; a long key is never kept.
+ * eight keys in the gate's tool.proposed, on the append path.
  */
-const redactedKeys = new Map<string, string>();
-const MAX_REMEMBERED_KEYS = 1024;
-const MAX_REMEMBERED_KEY_CHARS = 64;
-
-function redactKey(key: string): string {
-  if (key.length > MAX_REMEMBERED_KEY_CHARS) return redactSecretsInText(key);
-  const known = redactedKeys.get(key);
-  if (known !== undefined) return known;
-  const redacted = redactSecretsInText(key);
-  if (redactedKeys.size >= MAX_REMEMBERED_KEYS) redactedKeys.clear();
-  redactedKeys.set(key, redacted);
-  return redacted;
-}
+const redactKey = boundedMemo(redactSecretsInText, 1024, 64);
 
 /** Two keys may redact to the same text (`https://a:x@h`, `https://a:y@h`); neither may be lost. */
 function uniqueKey(key: string, used: Set<string>): string {

@@ -1,3 +1,5 @@
+import { boundedMemo } from './bounded-memo';
+
 /**
  * Which names name a secret: object keys, header names, command-line flags, `NAME=` in text.
  *
@@ -83,20 +85,7 @@ function decide(name: string): boolean {
 }
 
 /**
- * Names repeat (every row of a CSV, every flag of a script): remembered answers make a large text
- * cost one lookup per name. Bounded, so hostile input cannot grow it.
+ * Does this name (object key, header name, command-line flag, `NAME=` in text) name a secret?
+ * Remembered per name (boundedMemo): names repeat, so a large text costs one lookup per name.
  */
-const decided = new Map<string, boolean>();
-const MAX_REMEMBERED = 2048;
-const MAX_REMEMBERED_NAME = 64;
-
-/** Does this name (object key, header name, command-line flag, `NAME=` in text) name a secret? */
-export function isSecretKey(name: string): boolean {
-  if (name.length > MAX_REMEMBERED_NAME) return decide(name);
-  const known = decided.get(name);
-  if (known !== undefined) return known;
-  const answer = decide(name);
-  if (decided.size >= MAX_REMEMBERED) decided.clear();
-  decided.set(name, answer);
-  return answer;
-}
+export const isSecretKey: (name: string) => boolean = boundedMemo(decide, 2048, 64);

@@ -177,7 +177,7 @@ interface SegmentPart {
 
 export class SegmentQuery {
   private readonly statements = new Map<string, Database.Statement>();
-  /** The parts in every page call except v5's (whose split moves as the writer fills viewer_rows). */
+  /** Before v5 a segment is one part; a v5 segment's split is read per page call (parts()), as the writer fills viewer_rows. */
   private readonly wholeSegment: SegmentPart | undefined;
   private readonly viewerTimeBounds: TimeBounds | undefined;
 
