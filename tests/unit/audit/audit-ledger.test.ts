@@ -82,6 +82,24 @@ describe('AuditLedger: storage', () => {
     expect(verifyLedger(dir)).toMatchObject({ ok: true, rows: 5 });
   });
 
+  it('two open ledgers on one folder (the app and the CLI) interleave appends on one gap-free chain', async () => {
+    const dir = newDir();
+    const app = AuditLedger.open(dir, IDENTITY);
+    const cli = AuditLedger.open(dir, { ...IDENTITY, sessionId: 'cli' });
+    try {
+      // Each append must see the rows the other connection committed since its own last one.
+      const order = [app, app, cli, app, cli, cli, app, cli, app, app, cli, app];
+      const seqs: number[] = [];
+      for (const ledger of order) seqs.push(await ledger.append({ type: 'request' }));
+      expect(seqs).toEqual(order.map((_, i) => i + 1));
+    } finally {
+      await app.close();
+      await cli.close();
+    }
+    expect(verifyLedger(dir)).toMatchObject({ ok: true, rows: 12 });
+    expect(bodies(dir).map((b) => b.sessionId)).toEqual(['sess-1', 'sess-1', 'cli', 'sess-1', 'cli', 'cli', 'sess-1', 'cli', 'sess-1', 'sess-1', 'cli', 'sess-1']);
+  });
+
   it('rejects appends after close', async () => {
     const ledger = AuditLedger.open(newDir(), IDENTITY);
     await ledger.close();

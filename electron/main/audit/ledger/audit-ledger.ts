@@ -34,7 +34,8 @@ interface TailRow {
 }
 
 /**
- * The newest row of a segment, read at the start of every append. Its body matters only when the
+ * The newest row of a segment, read at the start of an append unless this connection committed it
+ * and no other connection has committed since (SegmentWriter.committedTail). Its body matters only when the
  * row is a seal (catchUpKey), so it comes back only when it contains `"type":"audit.seal"`: the
  * very text test readSealEvent (rows.ts) starts with and returns undefined without. Every body
  * readSealEvent could accept still arrives, and the ~700 bytes of an ordinary row are no longer
@@ -46,10 +47,13 @@ const SEAL_BODY_MARKER = `"type":"${SEAL_EVENT}"`;
 if (SEAL_BODY_MARKER.includes("'")) throw new Error('SEAL_EVENT must not contain a quote: it is part of TAIL_SQL.');
 const TAIL_SQL = `SELECT seq, entry_hash, epoch, CASE WHEN instr(body, '${SEAL_BODY_MARKER}') > 0 THEN body END AS body FROM entries ORDER BY seq DESC LIMIT 1`;
 
-/** Where the next row goes: the seq and entry hash of the row before it. */
+/** Where the next row goes: the row before it, as TAIL_SQL would read it back. */
 interface ChainCursor {
   seq: number;
   prevHash: string;
+  epoch: number;
+  /** Its body when it is a seal row (TailRow's rule), else null. */
+  sealBody: string | null;
 }
 
 interface SegmentWriter {
@@ -61,6 +65,13 @@ interface SegmentWriter {
   readonly last: Database.Statement<[], TailRow>;
   readonly insert: Database.Statement<[number, string, string, string, number, string]>;
   readonly fillViewer: Database.Statement<[]>;
+  /** PRAGMA data_version: changes exactly when another connection has committed since we last looked. */
+  readonly dataVersion: Database.Statement<[]>;
+  /**
+   * The newest row as this connection committed it, and the data_version it was valid at: the next
+   * append uses it instead of reading the row back when no other connection has written since.
+   */
+  committedTail: { readonly row: TailRow; readonly version: number } | undefined;
   readonly appendBatch: Database.Transaction<(events: readonly AuditEventInput[]) => number> & {
     immediate(events: readonly AuditEventInput[]): number;
   };
@@ -85,6 +96,8 @@ export class AuditLedger implements AuditSink {
   private failures: { count: number; firstAt: string; lastError: string } | undefined;
   /** Set inside an append transaction that wrote a seal row: the epoch the key file must move to. */
   private pendingEvolution: number | undefined;
+  /** Set inside an append transaction: the tail it leaves, kept once the transaction has committed. */
+  private pendingTail: { readonly row: TailRow; readonly version: number } | undefined;
   /** MAC midstates of the key rows are being sealed with; wiped as soon as that key is not current. */
   private rowMac: { readonly key: SealKey; readonly mac: EpochRowMac } | undefined;
 
@@ -229,6 +242,8 @@ export class AuditLedger implements AuditSink {
         'INSERT INTO entries (seq, body, prev_hash, entry_hash, epoch, mac) VALUES (?, ?, ?, ?, ?, ?)',
       ),
       fillViewer: db.prepare<[]>(FILL_VIEWER_ROWS_SQL),
+      dataVersion: db.prepare<[]>('PRAGMA data_version').pluck(),
+      committedTail: undefined,
       appendBatch: db.transaction((events: readonly AuditEventInput[]) => this.appendRows(writer, events)) as SegmentWriter['appendBatch'],
     };
     this.writer = writer;
@@ -244,8 +259,16 @@ export class AuditLedger implements AuditSink {
   private appendRows(writer: SegmentWriter, events: readonly AuditEventInput[]): number {
     // Read with the write lock held: rows of several processes then carry times in seq order.
     const now = this.clock();
-    const tail = writer.last.get() ?? lastRowBefore(this.dir, writer.month);
-    const cursor: ChainCursor = { seq: tail?.seq ?? 0, prevHash: tail?.entry_hash ?? GENESIS_PREV_HASH };
+    // The write lock is held: nobody can commit between this version read and our own commit.
+    const version = writer.dataVersion.get() as number;
+    const kept = writer.committedTail;
+    const tail = kept !== undefined && kept.version === version ? kept.row : (writer.last.get() ?? lastRowBefore(this.dir, writer.month));
+    const cursor: ChainCursor = {
+      seq: tail?.seq ?? 0,
+      prevHash: tail?.entry_hash ?? GENESIS_PREV_HASH,
+      epoch: tail?.epoch ?? 0,
+      sealBody: tail?.body ?? null,
+    };
     let key = this.catchUpKey(tail ? tailHead(tail) : undefined);
 
     const today = epochOf(now);
@@ -258,6 +281,9 @@ export class AuditLedger implements AuditSink {
     for (const event of events) this.writeRow(writer, cursor, now, event, key);
     // In the same transaction, so viewer_rows and entries commit together (viewer-rows.ts).
     if (viewerFillDue(tail?.seq ?? 0, cursor.seq, this.options.viewerBatchRows ?? VIEWER_BATCH_ROWS)) writer.fillViewer.run();
+    if (cursor.seq > 0) {
+      this.pendingTail = { row: { seq: cursor.seq, entry_hash: cursor.prevHash, epoch: cursor.epoch, body: cursor.sealBody }, version };
+    }
     if (evolvedTo) {
       // The file follows once the surrounding transaction has committed (commitBatch).
       this.pendingEvolution = evolvedTo.epoch;
@@ -274,19 +300,27 @@ export class AuditLedger implements AuditSink {
     writer.insert.run(seq, body, cursor.prevHash, entryHash, sealKey.epoch, this.rowMacOf(sealKey).macHex(entryHash));
     cursor.seq = seq;
     cursor.prevHash = entryHash;
+    cursor.epoch = sealKey.epoch;
+    cursor.sealBody = body.includes(SEAL_BODY_MARKER) ? body : null;
   }
 
   /** Runs one append transaction, then moves the key file forward if it wrote a seal row. */
   private commitBatch(events: readonly AuditEventInput[]): number {
     this.pendingEvolution = undefined;
+    this.pendingTail = undefined;
+    const writer = this.writerFor(this.currentMonth(this.clock()));
     let seq: number;
     try {
-      seq = this.writerFor(this.currentMonth(this.clock())).appendBatch.immediate(events);
+      seq = writer.appendBatch.immediate(events);
     } catch (error) {
       this.pendingEvolution = undefined;
+      // Rolled back: what the database holds is read again next time.
+      writer.committedTail = undefined;
       this.forgetStaleRowMac();
       throw error;
     }
+    writer.committedTail = this.pendingTail ?? writer.committedTail;
+    this.pendingTail = undefined;
     const target = this.pendingEvolution;
     this.pendingEvolution = undefined;
     if (target !== undefined) this.evolveKeyFile(target);
