@@ -30,7 +30,8 @@ async function main(): Promise<void> {
     { measure: 'kills between appends', value: report.kills['between-appends'] },
     { measure: 'rounds ending with the key file behind a committed seal', value: report.keyFileBehindSeal },
     { measure: 'full verifications with the key', value: report.verifications },
-    { measure: 'segment integrity_checks', value: report.integrityChecks },
+    { measure: 'segment index checks (integrity_check + viewer_rows)', value: report.integrityChecks },
+    { measure: 'viewer_rows rows at the end', value: report.viewerRows },
     { measure: 'time (s)', value: report.elapsedMs / 1000 },
     { measure: '  of which waiting for children (s)', value: report.childMs / 1000 },
   ]);

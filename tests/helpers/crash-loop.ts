@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { AuditLedger, parseVerificationKey, readLedgerRows, sealKeyPath, verifyLedger } from '../../electron/main/audit';
+import { AuditLedger, checkSegmentIndexes, parseVerificationKey, readLedgerRows, sealKeyPath, verifyLedger } from '../../electron/main/audit';
 import { epochOf, EPOCH_MS } from '../../electron/main/audit/ledger/epochs';
 import { readSealEvent, SEAL_EVENT, type LedgerRow } from '../../electron/main/audit/ledger/rows';
 import { SealKeyFile, type SealKey } from '../../electron/main/audit/ledger/seal-key';
@@ -71,6 +71,8 @@ export interface CrashLoopReport {
   readonly keyFileBehindSeal: number;
   readonly verifications: number;
   readonly integrityChecks: number;
+  /** Rows in viewer_rows at the end (the children fill it every 8 seqs): the index checks compared them. */
+  readonly viewerRows: number;
   readonly elapsedMs: number;
   /** Of elapsedMs: waiting for children (start-up not overlapped, open, appends until the kill). */
   readonly childMs: number;
@@ -293,16 +295,25 @@ function describeFolder(dir: string): string {
   return parts.join('; ');
 }
 
-function integrityProblems(dir: string): string[] {
-  const problems: string[] = [];
+function viewerRowsIn(dir: string): number {
+  let rows = 0;
   for (const segment of listSegments(dir)) {
     const db = openSegmentReader(segment.file);
     try {
-      const result = db.pragma('integrity_check', { simple: true });
-      if (result !== 'ok') problems.push(`integrity_check of ${segment.file}: ${String(result)}`);
+      rows += db.prepare('SELECT count(*) FROM viewer_rows').pluck().get() as number;
     } finally {
       db.close();
     }
+  }
+  return rows;
+}
+
+/** integrity_check of every segment, and viewer_rows against the bodies (what `baram audit verify` runs). */
+function integrityProblems(dir: string): string[] {
+  const problems: string[] = [];
+  for (const segment of listSegments(dir)) {
+    const check = checkSegmentIndexes(segment.file);
+    if (!check.ok) problems.push(`index check of ${segment.file}: ${check.problems.join('; ')}`);
   }
   return problems;
 }
@@ -417,7 +428,7 @@ class CrashLoop {
     if (keyEpoch < this.tail.keyEpochNeeded) this.keyFileBehindSeal += 1;
   }
 
-  /** verify with the key over the whole folder, and integrity_check of every segment. */
+  /** verify with the key over the whole folder, and the index check of every segment. */
   fullCheck(): void {
     try {
       this.problems.push(...verifyProblems(this.dir, this.key, this.tail.seq));
@@ -462,6 +473,7 @@ class CrashLoop {
       keyFileBehindSeal: this.keyFileBehindSeal,
       verifications: this.verifications,
       integrityChecks: this.integrityChecks,
+      viewerRows: viewerRowsIn(this.dir),
       elapsedMs,
       childMs: this.childMs,
       problems: [...this.problems],

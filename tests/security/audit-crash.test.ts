@@ -30,7 +30,7 @@ const TIMEOUT_MS = 30_000 + ROUNDS * 1_000;
 
 describe('audit ledger killed with SIGKILL at random moments', () => {
   it(
-    `${ROUNDS} rounds: every reported commit is present, verify with the key passes, integrity_check is ok`,
+    `${ROUNDS} rounds: every reported commit is present, verify with the key passes, integrity_check and the viewer_rows check are ok`,
     async () => {
       const report = await runCrashLoop({ rounds: ROUNDS });
       expect(report.problems).toEqual([]);
@@ -44,6 +44,8 @@ describe('audit ledger killed with SIGKILL at random moments', () => {
         expect(report.killsInFirstAppend).toBeGreaterThan(0);
         expect(report.killsInSealingAppend).toBeGreaterThan(0);
         expect(report.segments).toBeGreaterThan(1);
+        // viewer_rows was filled (inside appends the kills could land in) and checked against the bodies.
+        expect(report.viewerRows).toBeGreaterThan(ROUNDS);
       }
     },
     TIMEOUT_MS,
