@@ -257,9 +257,9 @@ export class AuditLedger implements AuditSink {
    * is repaired by `catchUpKey` on the next write.
    */
   private appendRows(writer: SegmentWriter, events: readonly AuditEventInput[]): number {
-    // Read with the write lock held: rows of several processes then carry times in seq order.
+    // The write lock is held from here: rows of several processes carry times in seq order, and
+    // nobody can commit between this data_version read and our own commit.
     const now = this.clock();
-    // The write lock is held: nobody can commit between this version read and our own commit.
     const version = writer.dataVersion.get() as number;
     const kept = writer.committedTail;
     const tail = kept !== undefined && kept.version === version ? kept.row : (writer.last.get() ?? lastRowBefore(this.dir, writer.month));
