@@ -18,7 +18,7 @@ import { auditEventStream } from './audit-query-corpus';
  * migration; one month is also upgraded the way the writer does it (WAL + FULL) and timed: that is
  * what the first start after the upgrade costs.
  */
-export const LEDGER_CORPUS_VERSION = 2;
+export const LEDGER_CORPUS_VERSION = 3;
 export const CORPUS_ROWS = 1_000_000;
 
 export interface LedgerCorpus {

@@ -178,7 +178,7 @@ function verdict(layout: string, samples: readonly Sample[], baselineP95: number
  * Append cost of the schema's indexes: the ledger's write path (IMMEDIATE transaction: read the
  * last row, insert the next, commit with WAL + synchronous=FULL) on an empty file at v1 (no
  * virtual column, no index: a bare FULL-sync insert), v3, v4 (viewer indexes on entries) and v5
- * (none on entries; viewer_rows is filled by the ledger every 1,024 rows, which this loop does not
+ * (none on entries; viewer_rows is filled by the ledger every 4,096 rows, which this loop does not
  * do: the whole append, fills included, is tests/bench/audit-append.bench.ts), interleaved in
  * rounds so disk noise hits all alike. Then the same with synchronous=OFF, which leaves only the
  * CPU cost of the index maintenance visible.

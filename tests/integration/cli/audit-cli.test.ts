@@ -120,7 +120,7 @@ describe('baram audit', () => {
     const segment = listSegments(auditDir(data))[0]?.file ?? '';
     const hidden = [...readLedgerRows(auditDir(data))].find((row) => row.body.includes('"tool":"filesystem.read"'));
     const db = new Database(segment);
-    // As the writer leaves it at its next batch boundary (a few rows here; it fills every 1,024).
+    // As the writer leaves it at its next batch boundary (a few rows here; it fills every 4,096).
     fillViewerRows(db);
     const relabel = (tool: string) => db.prepare('UPDATE viewer_rows SET tool = ? WHERE seq = ?').run(tool, hidden?.seq);
     relabel('filesystem.list');

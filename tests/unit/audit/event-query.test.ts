@@ -93,7 +93,7 @@ function monthEvents(seed: number, count: number, start: Date, stepMinutes: numb
 }
 
 /**
- * viewer_rows is filled every 24 seqs here (the ledger: every 256), so the segments end with
+ * viewer_rows is filled every 24 seqs here (the ledger: every 4,096), so the segments end with
  * unfilled tails of 0 (2026-10), 20 (2026-11) and 16 rows (2026-12), and every filter below reads
  * both parts of a v5 segment.
  */

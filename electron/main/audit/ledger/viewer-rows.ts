@@ -12,7 +12,7 @@ import type Database from 'better-sqlite3';
  * writes are shared by a whole batch. The rows above viewer_rows' highest seq (fewer than a
  * batch per segment) are read from their bodies by the viewer (query/segment-query.ts).
  */
-export const VIEWER_BATCH_ROWS = 1024;
+export const VIEWER_BATCH_ROWS = 4096;
 
 /** The columns, in table order; each is the same-named virtual column of `entries` (migrations v2, v4). */
 export const VIEWER_COLUMNS = ['time', 'os_user', 'app_user', 'tool', 'outcome', 'decision', 'event_type'] as const;
