@@ -19,12 +19,14 @@ export const VIEWER_COLUMNS = ['time', 'os_user', 'app_user', 'tool', 'outcome',
 
 const COLUMN_LIST = VIEWER_COLUMNS.join(', ');
 
+/** The highest seq viewer_rows covers (0 when empty), as a scalar subquery: its high-water mark. */
+export const VIEWER_HIGH = '(SELECT coalesce(max(seq), 0) FROM viewer_rows)';
+
 /** Copies every row above viewer_rows' highest seq. Idempotent; reads the high-water mark itself. */
 export const FILL_VIEWER_ROWS_SQL = `INSERT INTO viewer_rows (seq, ${COLUMN_LIST})
-  SELECT seq, ${COLUMN_LIST} FROM entries WHERE seq > (SELECT coalesce(max(seq), 0) FROM viewer_rows) ORDER BY seq`;
+  SELECT seq, ${COLUMN_LIST} FROM entries WHERE seq > ${VIEWER_HIGH} ORDER BY seq`;
 
-/** The highest seq viewer_rows covers (0 when empty). */
-export const VIEWER_HIGH_SQL = 'SELECT coalesce(max(seq), 0) AS high FROM viewer_rows';
+export const VIEWER_HIGH_SQL = `SELECT ${VIEWER_HIGH} AS high`;
 
 /** Whether the rows (`after` − `before`] cross a batch boundary, so the writer should fill now. */
 export function viewerFillDue(before: number, after: number, batchRows: number = VIEWER_BATCH_ROWS): boolean {

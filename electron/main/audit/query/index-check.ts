@@ -1,6 +1,6 @@
 import { schemaVersion } from '../ledger/migrations';
 import { openSegmentReader } from '../ledger/segments';
-import { VIEWER_COLUMNS } from '../ledger/viewer-rows';
+import { VIEWER_COLUMNS, VIEWER_HIGH } from '../ledger/viewer-rows';
 
 export type IndexCheck = { readonly ok: true } | { readonly ok: false; readonly problems: readonly string[] };
 
@@ -18,7 +18,7 @@ const VIEWER_MISMATCH_SQL = `
     SELECT v.seq AS seq, 0 AS kind FROM viewer_rows AS v LEFT JOIN entries AS e ON e.seq = v.seq WHERE e.seq IS NULL
     UNION ALL
     SELECT e.seq AS seq, 1 AS kind FROM entries AS e LEFT JOIN viewer_rows AS v ON v.seq = e.seq
-     WHERE e.seq <= (SELECT coalesce(max(seq), 0) FROM viewer_rows)
+     WHERE e.seq <= ${VIEWER_HIGH}
        AND (v.seq IS NULL OR ${VIEWER_COLUMNS.map((c) => `v.${c} IS NOT e.${c}`).join(' OR ')})
   ) ORDER BY kind, seq LIMIT ${MAX_PROBLEMS}`;
 
