@@ -28,6 +28,8 @@ const [DISABLE, ENABLE] = [0x30, 0x31];
 // asarIntegrity, onlyLoadAppFromAsar, browserProcessSnapshot, grantFileProtocolExtraPrivileges.
 const SHIPPED_WIRE = [ENABLE, DISABLE, ENABLE, ENABLE, DISABLE, DISABLE, DISABLE, ENABLE];
 
+// The native module of the tree reader, as scripts/build-native.mjs leaves it.
+const TREE_IO = 'native/tree-io/build/Release/tree_io.node';
 let project = '';
 
 function fuseWire(binary: string): number[] {
@@ -58,6 +60,7 @@ beforeAll(async () => {
   project = mkdtempSync(join(tmpdir(), 'baram-package-'));
   for (const file of ['package.json', 'package-lock.json', 'electron-builder.yml']) cpSync(join(root, file), join(project, file));
   for (const dir of ['build', 'resources']) cpSync(join(root, dir), join(project, dir), { recursive: true });
+  if (existsSync(join(root, TREE_IO))) cpSync(join(root, TREE_IO), join(project, TREE_IO));
   symlinkSync(join(root, 'node_modules'), join(project, 'node_modules'), 'dir');
 
   await run(process.execPath, [bin('electron-vite', 'bin/electron-vite.js'), 'build', '--outDir', join(project, 'out'), '--logLevel', 'warn'], {
@@ -152,6 +155,11 @@ describe('package (electron-builder, stand-in Electron)', () => {
   it('flips and verifies the fuses in the executable (after-pack hook)', () => {
     const wire = fuseWire(join(appDir(), 'baram'));
     expect(wire).toEqual([DISABLE, DISABLE, DISABLE, DISABLE, ENABLE, ENABLE, DISABLE, ENABLE]);
+  });
+
+  it.runIf(process.platform === 'linux')('puts the native tree-io module beside app.asar, unpacked, where tree-io.ts looks for it', () => {
+    expect(existsSync(join(appDir(), 'resources', 'app.asar.unpacked', TREE_IO))).toBe(true);
+    expect(asarFiles(join(appDir(), 'resources', 'app.asar'))).toContain(TREE_IO); // listed, marked unpacked
   });
 
   it('puts the bundles in app.asar and the run-time resources beside it', () => {

@@ -12,8 +12,10 @@ import { collect, confinerOf, makeSandbox, type Sandbox } from '../unit/host/san
  * FileAccess.readTree reads thousands of files per call, synchronously, on a worker thread and on
  * the main thread: confinement must hold exactly as in readBytes. Links are never followed, the
  * protected folders never read, and a folder swapped for a link while the tree is being read
- * never leads outside: every opened file is proven (readlink of /proc/self/fd on Linux) to be the
- * listed one before a byte of it is read.
+ * never leads outside. Both ways of reading are held to it: by path, where every opened file is
+ * proven (readlink of /proc/self/fd on Linux) to be the listed one before a byte of it is read;
+ * and relative to open folders (native/tree-io, openat without following links), where every
+ * folder is proven when opened and again before the files read from it are handed out.
  */
 
 const SECRET = 'TOP SECRET';
@@ -32,10 +34,17 @@ afterEach(async () => {
 });
 
 /** The tree read on this thread, with `beforeOpen` run just before each file is opened. */
-function readHooked(b: Sandbox, beforeOpen: (p: string) => void): Promise<TreeFile[]> {
+function readHooked(b: Sandbox, beforeOpen: (p: string) => void, openat: boolean): Promise<TreeFile[]> {
   const options = { windowBytes: 1 << 16, includeHidden: true, respectIgnoreFiles: false };
-  return collect(readTreeConfined(confinerOf(b), '.', options, { ignoreCase: false, maxReadBytes: 1 << 20 }, { mode: 'in-thread', beforeOpen }));
+  return collect(readTreeConfined(confinerOf(b), '.', options, { ignoreCase: false, maxReadBytes: 1 << 20 }, { mode: 'in-thread', beforeOpen, openat }));
 }
+
+const readings = [
+  { name: 'by path', openat: false },
+  // Off Linux there is no tree-io and this reads by path too: the expectations below still hold.
+  { name: 'relative to open folders (tree-io)', openat: true },
+] as const;
+const relative = process.platform === 'linux';
 
 function content(files: readonly TreeFile[]): string {
   return files.map((f) => (f.ok ? Buffer.from(f.bytes).toString('utf8') : '')).join('\n');
@@ -61,45 +70,92 @@ describe('readTree confinement', () => {
     expect(content(files)).toBe('inside');
   });
 
-  it('reads nothing outside when a folder is swapped for a link between its listing and the open of its files', async () => {
+  it.each(readings)('reads nothing outside when a folder is swapped for a link between its listing and the open of its files ($name)', async ({ openat }) => {
     const { inside, outside } = twinFolders(box, ['1.txt', '2.txt', '3.txt']);
-    const files = await readHooked(box, (p) => {
-      if (p === path.join(inside, '2.txt')) {
-        renameSync(inside, `${inside}-old`);
-        symlinkSync(outside, inside);
-      }
-    });
+    const files = await readHooked(
+      box,
+      (p) => {
+        if (p === path.join(inside, '2.txt')) {
+          renameSync(inside, `${inside}-old`);
+          symlinkSync(outside, inside);
+        }
+      },
+      openat,
+    );
     expect(content(files)).not.toContain(SECRET);
-    // 1.txt was read before the swap; 2.txt opened through the link is refused, unread; 3.txt too.
+    const outcomes = files.map((f) => [path.relative(box.ws, f.path), f.ok ? 'read' : f.code]);
+    if (openat && relative) {
+      // The open folder is d-old now: its files are still the inside ones, but none is reported
+      // under d/, where the link leads outside. The folder is proven again before the batch is
+      // handed out: d/ is not d-old any more, so every file read from it in the batch is refused.
+      expect(outcomes).toEqual([
+        ['a.txt', 'read'],
+        ['d/1.txt', 'CHANGED'],
+        ['d/2.txt', 'CHANGED'],
+        ['d/3.txt', 'CHANGED'],
+      ]);
+      expect(content(files)).not.toContain('inside 2.txt');
+    } else {
+      // 1.txt was read before the swap; 2.txt opened through the link is refused, unread; 3.txt too.
+      expect(outcomes).toEqual([
+        ['a.txt', 'read'],
+        ['d/1.txt', 'read'],
+        ['d/2.txt', 'OUTSIDE_ROOTS'],
+        ['d/3.txt', 'OUTSIDE_ROOTS'],
+      ]);
+    }
+  });
+
+  it.runIf(relative)('hands out nothing of a folder moved out of the roots while its files are read (tree-io)', async () => {
+    const { inside } = twinFolders(box, ['1.txt', '2.txt', '3.txt']);
+    const moved = path.join(box.outside, 'moved');
+    const files = await readHooked(
+      box,
+      (p) => {
+        if (p === path.join(inside, '2.txt')) renameSync(inside, moved);
+      },
+      true,
+    );
+    // 2.txt and 3.txt were opened relative to the folder after it left: refused with 1.txt, which
+    // shares their batch; nothing read from it is handed out.
     expect(files.map((f) => [path.relative(box.ws, f.path), f.ok ? 'read' : f.code])).toEqual([
       ['a.txt', 'read'],
-      ['d/1.txt', 'read'],
+      ['d/1.txt', 'OUTSIDE_ROOTS'],
       ['d/2.txt', 'OUTSIDE_ROOTS'],
       ['d/3.txt', 'OUTSIDE_ROOTS'],
     ]);
+    expect(content(files)).toBe('inside\n\n\n');
   });
 
-  it('does not enter a folder swapped for a link before it is listed', async () => {
+  it.each(readings)('does not enter a folder swapped for a link before it is listed ($name)', async ({ openat }) => {
     const { inside, outside } = twinFolders(box, ['1.txt']);
-    const files = await readHooked(box, (p) => {
-      if (p === path.join(box.ws, 'a.txt')) {
-        renameSync(inside, path.join(box.ws, 'z-old'));
-        symlinkSync(outside, inside);
-      }
-    });
+    const files = await readHooked(
+      box,
+      (p) => {
+        if (p === path.join(box.ws, 'a.txt')) {
+          renameSync(inside, path.join(box.ws, 'z-old'));
+          symlinkSync(outside, inside);
+        }
+      },
+      openat,
+    );
     // The root was listed before the swap (so z-old is not in it); d, now a link, is not entered.
     expect(files.map((f) => path.relative(box.ws, f.path))).toEqual(['a.txt']);
     expect(content(files)).not.toContain(SECRET);
   });
 
-  it('passes over a file swapped for a link between the listing and the open (O_NOFOLLOW)', async () => {
+  it.each(readings)('passes over a file swapped for a link between the listing and the open (O_NOFOLLOW, $name)', async ({ openat }) => {
     await writeFile(path.join(box.ws, 'b.txt'), 'harmless');
-    const files = await readHooked(box, (p) => {
-      if (p === path.join(box.ws, 'b.txt')) {
-        rmSync(p);
-        symlinkSync(box.secret, p);
-      }
-    });
+    const files = await readHooked(
+      box,
+      (p) => {
+        if (p === path.join(box.ws, 'b.txt')) {
+          rmSync(p);
+          symlinkSync(box.secret, p);
+        }
+      },
+      openat,
+    );
     expect(files.map((f) => path.relative(box.ws, f.path))).toEqual(['a.txt']);
     expect(content(files)).not.toContain(SECRET);
   });
@@ -111,7 +167,7 @@ describe('readTree confinement', () => {
     expect(readOneSync(path.join(box.ws, 'a.txt'), confinerOf(box), 100, place)).toMatchObject({ kind: 'read', size: 6, length: 6 });
   });
 
-  it('reads nothing outside while another thread keeps swapping a folder and a link (worker thread)', async () => {
+  it.each(readings)('reads nothing outside while another thread keeps swapping a folder and a link (worker thread, $name)', async ({ openat }) => {
     const names = Array.from({ length: 200 }, (_, i) => `f${String(i).padStart(3, '0')}.txt`);
     const { inside, outside } = twinFolders(box, names);
     await mkdir(path.join(box.ws, 'e'));
@@ -136,7 +192,7 @@ describe('readTree confinement', () => {
     try {
       const until = Date.now() + 1500;
       for (let round = 0; Date.now() < until || round < 5; round++) {
-        for await (const file of box.files.readTree('.', { windowBytes: 1 << 16 })) {
+        for await (const file of readTreeConfined(confinerOf(box), '.', { windowBytes: 1 << 16 }, { ignoreCase: false, maxReadBytes: 1 << 20 }, { openat })) {
           expect(file.path.startsWith(`${box.ws}${path.sep}`)).toBe(true);
           if (!file.ok) {
             seen.add(file.code);

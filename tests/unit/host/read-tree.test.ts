@@ -1,10 +1,11 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import iconv from 'iconv-lite';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ReadTreeOptions, TreeFile } from '../../../electron/common/file-access';
 import { readTreeConfined, type ReadTreeRuntime } from '../../../electron/main/host/files/read-tree';
+import { TreeReader } from '../../../electron/main/host/files/tree-reader';
 import { TreeReaderPool, type TreeJob } from '../../../electron/main/host/files/tree-reader-pool';
 import { codeOf, collect, confinerOf, makeSandbox, type Sandbox } from './sandbox';
 
@@ -90,6 +91,9 @@ describe('readTree', () => {
     ['a worker, this thread taking a share', {}],
     ['a worker alone', { share: false }],
     ['this thread, time-sliced', { mode: 'in-thread' }],
+    // Without native/tree-io (other platforms, a missing build): every file by path, each proven.
+    ['a worker, by path', { openat: false }],
+    ['this thread, by path', { mode: 'in-thread', openat: false }],
   ];
 
   it.each(modes)('yields what walk yields, in the same order, each with its content (%s)', async (_name, runtime) => {
@@ -149,6 +153,33 @@ describe('readTree', () => {
     expect(job?.filesHandedOut).toBeLessThan(1100);
     expect((await collect(readTree('.', { windowBytes: 100 }, { pool }))).length).toBe(2000);
     expect(pool.workers).toBe(1);
+  });
+
+  it.runIf(process.platform === 'linux')('opens relative to open folders on Linux, and closes every folder it opened, at the end or left early', async () => {
+    manyFiles();
+    const reader = new TreeReader(confinerOf(box), box.ws, { respectIgnoreFiles: true, includeHidden: false, maxFiles: 10, windowBytes: 100, ignoreCase: false });
+    expect(reader.opensRelative).toBe(true);
+    const descriptors = (): number => readdirSync('/proc/self/fd').length;
+    // A worker's own descriptors (its thread, its ports) come with its start: counted before.
+    const pool = newPool();
+    expect(await collect(readTree('.', { windowBytes: 100 }, { pool }))).toHaveLength(2000);
+    await waitUntil(() => !pool.busy, 2000);
+    const before = descriptors();
+    // Left early, in a worker and on this thread: maxFiles and a loop left after the first file.
+    for await (const _file of readTree('.', { windowBytes: 100 }, { pool })) break;
+    await waitUntil(() => !pool.busy, 2000);
+    expect(await collect(readTree('.', { windowBytes: 100, maxFiles: 150 }, { pool }))).toHaveLength(150);
+    await waitUntil(() => !pool.busy, 2000);
+    for await (const _file of readTree('.', { windowBytes: 100 }, { mode: 'in-thread' })) break;
+    expect(reader.nextBatch({ bytes: 1 << 20, files: 5 }, () => false)).not.toBeNull();
+    expect(descriptors()).toBeGreaterThan(before); // the root and d00 are open now
+    reader.close();
+    expect(descriptors()).toBe(before);
+    // To the end.
+    expect(await collect(readTree('.', { windowBytes: 100 }, { pool }))).toHaveLength(2000);
+    await waitUntil(() => !pool.busy, 2000);
+    expect(await collect(readTree('.', { windowBytes: 100 }, { mode: 'in-thread' }))).toHaveLength(2000);
+    expect(descriptors()).toBe(before);
   });
 
   it('ends the iteration when the signal aborts, and stops the worker', async () => {

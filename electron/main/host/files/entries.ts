@@ -4,7 +4,22 @@ import type { EntryType, FileInfo, Fingerprint } from '../../../common/file-acce
 import type { Confiner } from './confine';
 import { fromOsError, isErrno } from './errors';
 
-export function entryType(st: Stats | Dirent): EntryType {
+/**
+ * What a walk needs of a listed entry: node:fs Dirents have it, and so has tree-io's listing
+ * (tree-reader.ts), which is not a Dirent.
+ */
+export interface ListedEntry {
+  readonly name: string;
+  isFile(): boolean;
+  isDirectory(): boolean;
+  isSymbolicLink(): boolean;
+  isFIFO(): boolean;
+  isSocket(): boolean;
+  isBlockDevice(): boolean;
+  isCharacterDevice(): boolean;
+}
+
+export function entryType(st: Stats | ListedEntry): EntryType {
   if (st.isSymbolicLink()) return 'symlink';
   if (st.isDirectory()) return 'directory';
   if (st.isFile()) return 'file';
@@ -100,7 +115,7 @@ export function readDirectoryCheckedSync(dir: string, confiner: Confiner): Diren
 }
 
 /** True when the listing did not say what a dirent is ("unknown"), so only an lstat can tell. */
-export function hasUnknownType(dirent: Dirent): boolean {
+export function hasUnknownType(dirent: ListedEntry): boolean {
   return (
     entryType(dirent) === 'other' && !dirent.isFIFO() && !dirent.isSocket() && !dirent.isBlockDevice() && !dirent.isCharacterDevice()
   );
@@ -117,7 +132,7 @@ export async function resolveUnknownType(dirent: Dirent, p: string): Promise<Ent
 }
 
 /** resolveUnknownType with a synchronous lstat, for the tree reader. */
-export function resolveUnknownTypeSync(dirent: Dirent, p: string): EntryType | null {
+export function resolveUnknownTypeSync(dirent: ListedEntry, p: string): EntryType | null {
   if (!hasUnknownType(dirent)) return entryType(dirent);
   let st: Stats;
   try {

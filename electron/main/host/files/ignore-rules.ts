@@ -1,6 +1,7 @@
-import { closeSync, constants, openSync, readFileSync, type Dirent } from 'node:fs';
+import { closeSync, constants, openSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import ignore, { type Ignore } from 'ignore';
+import type { ListedEntry } from './entries';
 import type { PathRules } from './path-rules';
 
 /** Ignore files, in increasing precedence within one folder (ripgrep's order). */
@@ -33,7 +34,7 @@ export class IgnoreStack {
   ) {}
 
   /** This stack plus the rule files found among `dirents` of `dir` (unreadable ones are skipped). */
-  async enter(dir: string, dirents: readonly Dirent[]): Promise<IgnoreStack> {
+  async enter(dir: string, dirents: readonly ListedEntry[]): Promise<IgnoreStack> {
     const texts: string[] = [];
     for (const file of this.ruleFiles(dir, dirents)) {
       try {
@@ -46,7 +47,7 @@ export class IgnoreStack {
   }
 
   /** enter() with synchronous reads, for the tree reader's worker thread (same rules, same order). */
-  enterSync(dir: string, dirents: readonly Dirent[]): IgnoreStack {
+  enterSync(dir: string, dirents: readonly ListedEntry[]): IgnoreStack {
     const texts: string[] = [];
     for (const file of this.ruleFiles(dir, dirents)) {
       let fd: number;
@@ -67,7 +68,7 @@ export class IgnoreStack {
   }
 
   /** Rule files present in a folder's listing, in increasing precedence. */
-  private ruleFiles(dir: string, dirents: readonly Dirent[]): string[] {
+  private ruleFiles(dir: string, dirents: readonly ListedEntry[]): string[] {
     const files: string[] = [];
     for (const name of IGNORE_FILES) {
       const dirent = dirents.find((d) => d.name === name);

@@ -50,6 +50,8 @@ export interface ReadTreeRuntime {
   readonly share?: boolean;
   /** Worker mode: receives the job (tests watch how far the worker got). */
   readonly onJob?: (job: TreeJob) => void;
+  /** Open relative to open folders where native/tree-io works (default true); false: by path, each file proven. */
+  readonly openat?: boolean;
 }
 
 function assertWindow(windowBytes: number): void {
@@ -86,6 +88,7 @@ export async function* readTreeConfined(
     maxFiles,
     windowBytes,
     ignoreCase: settings.ignoreCase,
+    ...(runtime.openat === false ? { openat: false } : {}),
   };
   const signal = options.signal;
   const inThread = (hooks: TreeReaderHooks = {}): AsyncGenerator<TreeFile> =>
@@ -177,15 +180,20 @@ function nextTurn(): Promise<void> {
 /** The TreeReader on this thread, in slices of SLICE_MS with the event loop served in between. */
 async function* readInThread(reader: TreeReader, windowBytes: number, signal: AbortSignal | undefined): AsyncGenerator<TreeFile> {
   const stop = (): boolean => signal?.aborted === true;
-  for (;;) {
-    const batch = reader.nextBatch({ bytes: BATCH_BYTES, files: BATCH_FILES, deadline: performance.now() + SLICE_MS }, stop);
-    if (batch === null) return;
-    for (const item of batchItems(batch)) {
-      // No delegation in-thread: every item is read or failed.
-      if (item.kind === 'failed') yield { ok: false, path: item.path, code: item.code };
-      else if (item.kind === 'read') yield fileOf(item.path, item.size, batch.buffers[item.buffer] as ArrayBuffer, item.offset, item.length, windowBytes);
+  try {
+    for (;;) {
+      const batch = reader.nextBatch({ bytes: BATCH_BYTES, files: BATCH_FILES, deadline: performance.now() + SLICE_MS }, stop);
+      if (batch === null) return;
+      for (const item of batchItems(batch)) {
+        // No delegation in-thread: every item is read or failed.
+        if (item.kind === 'failed') yield { ok: false, path: item.path, code: item.code };
+        else if (item.kind === 'read') yield fileOf(item.path, item.size, batch.buffers[item.buffer] as ArrayBuffer, item.offset, item.length, windowBytes);
+      }
+      await nextTurn();
     }
-    await nextTurn();
+  } finally {
+    // The consumer may leave early (maxFiles, an error of its own): the open folders go with it.
+    reader.close();
   }
 }
 

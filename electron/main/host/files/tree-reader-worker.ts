@@ -92,8 +92,9 @@ function run(request: JobRequest): { readonly error: JobError | null; readonly f
   const share = request.share ? new Share(control) : null;
   let files = 0;
   let posts = 0;
+  let reader: TreeReader | null = null;
   try {
-    const reader = new TreeReader(Confiner.fromSnapshot(request.confiner), request.start, request.options, {
+    reader = new TreeReader(Confiner.fromSnapshot(request.confiner), request.start, request.options, {
       reuseSlab: reusedSlab,
       ...(share === null ? {} : { delegate: () => share.delegate() }),
     });
@@ -118,6 +119,8 @@ function run(request: JobRequest): { readonly error: JobError | null; readonly f
     }
   } catch (e) {
     return { error: { code: isErrno(e) ? e.code : null, message: e instanceof Error ? e.message : String(e) }, files };
+  } finally {
+    reader?.close();
   }
 }
 

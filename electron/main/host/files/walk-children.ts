@@ -1,7 +1,6 @@
-import type { Dirent } from 'node:fs';
 import type { EntryType } from '../../../common/file-access';
 import type { Confiner } from './confine';
-import { compareNames, hasUnknownType } from './entries';
+import { compareNames, hasUnknownType, type ListedEntry } from './entries';
 import type { IgnoreStack } from './ignore-rules';
 
 /**
@@ -12,6 +11,8 @@ import type { IgnoreStack } from './ignore-rules';
 export interface WalkChild {
   /** Absolute: the checked folder joined with the entry's name. */
   readonly path: string;
+  /** The entry's name in its folder (the TreeReader opens it relative to the open folder). */
+  readonly name: string;
   readonly isDir: boolean;
 }
 
@@ -27,7 +28,7 @@ function skippedByName(name: string, includeHidden: boolean): boolean {
 }
 
 /** Dirents whose type the caller must look up (lstat) before walkChildren: rare (some network shares). */
-export function direntsNeedingType(dirents: readonly Dirent[], includeHidden: boolean): Dirent[] {
+export function direntsNeedingType<E extends ListedEntry>(dirents: readonly E[], includeHidden: boolean): E[] {
   return dirents.filter((d) => !skippedByName(d.name, includeHidden) && hasUnknownType(d));
 }
 
@@ -37,7 +38,7 @@ export function direntsNeedingType(dirents: readonly Dirent[], includeHidden: bo
  * and pipes are not files; protected paths are skipped; ignore rules apply. `lookedUp` holds the
  * type of each dirent of direntsNeedingType (null: vanished). Sorts `dirents` in place.
  */
-export function walkChildren(dir: string, dirents: Dirent[], rules: ChildRules, lookedUp: ReadonlyMap<Dirent, EntryType | null>): WalkChild[] {
+export function walkChildren<E extends ListedEntry>(dir: string, dirents: E[], rules: ChildRules, lookedUp: ReadonlyMap<E, EntryType | null>): WalkChild[] {
   const { confiner, ignores, includeHidden } = rules;
   const { api, windows } = confiner.rules;
   const checkProtected = confiner.hasProtectedWithin(dir);
@@ -59,7 +60,7 @@ export function walkChildren(dir: string, dirents: Dirent[], rules: ChildRules, 
     const child = windows ? api.join(dir, name) : dir === '/' ? `/${name}` : `${dir}/${name}`;
     if (checkProtected && confiner.isProtected(child)) continue;
     if (!ignores.isEmpty && ignores.ignores(child, isDir)) continue;
-    children.push({ path: child, isDir });
+    children.push({ path: child, name, isDir });
   }
   return children;
 }
