@@ -4,6 +4,8 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, open, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import iconv from 'iconv-lite';
 import type { FileAccess, ReadTreeOptions, TreeFile } from '../../electron/common/file-access';
 import { compileQuery } from '../../tools/search/engine/query';
@@ -195,8 +197,15 @@ async function inMemory(source: FileSource): Promise<FileSource> {
 /** Walks and reads every file (first windows), as the search does, without scanning; returns the count. */
 async function readAll(source: FileSource): Promise<number> {
   let files = 0;
-  for await (const file of source.readTree('.', { respectIgnoreFiles: true, includeHidden: false, windowBytes: WINDOW_BYTES })) if (file.ok) files++;
+  const options = { respectIgnoreFiles: true, includeHidden: false, windowBytes: WINDOW_BYTES, reuseBuffers: true };
+  for await (const file of source.readTree('.', options)) if (file.ok) files++;
   return files;
+}
+
+/** A full collection now, so that garbage of a diagnostic round is not collected inside a measured one. */
+function collectGarbage(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
 }
 
 interface Series {
@@ -227,7 +236,6 @@ async function main(): Promise<void> {
   const corpus = await ensureCorpus(join(repoRoot, 'node_modules'));
   const scratch = await mkdtemp(join(tmpdir(), 'baram-search-bench-'));
   const { source, kind } = await fileSource(corpus, scratch);
-  const memory = await inMemory(source);
   const plain = fallbackSource(corpus.root);
   const grepVersion = spawnSync('grep', ['--version']).stdout.toString().split('\n')[0];
   const rgVersion = hasRg ? spawnSync('rg', ['--version']).stdout.toString().split('\n')[0] : 'not installed';
@@ -282,10 +290,14 @@ async function main(): Promise<void> {
     // The diagnostic rows in rounds of their own: the plain-fs one keeps libuv's four threads and
     // the collector busy for ~600 ms, which slowed the next measured search by ~20 ms when it ran
     // between them.
+    // The in-memory copy of the corpus (~110 MB of buffers) exists only for these rounds: held
+    // through the measured ones, it made every search of this process pay for it (V8 collects
+    // more often with that much external memory; walk + read alone took ~15 ms longer).
+    let memory: FileSource | null = await inMemory(source);
     for (let round = 0; round <= REPETITIONS; round++) {
       const samples = [
         await runOurs(async () => (await ours(source, c, 200, 29_200)).lines.length),
-        await runOurs(async () => (await ours(memory, c, Number.MAX_SAFE_INTEGER, Infinity)).lines.length),
+        await runOurs(async () => (await ours(memory as FileSource, c, Number.MAX_SAFE_INTEGER, Infinity)).lines.length),
         await runOurs(async () => (await ours(plain, c, Number.MAX_SAFE_INTEGER, Infinity)).lines.length),
       ];
       if (round === 0) continue;
@@ -293,6 +305,8 @@ async function main(): Promise<void> {
       add(engine, samples[1] as Sample);
       add(plainFs, samples[2] as Sample);
     }
+    memory = null;
+    collectGarbage();
     show('ours (all matches)', full);
     show('ours (tool default ≤200)', capped);
     show('ours engine, in memory', engine);

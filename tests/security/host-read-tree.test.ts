@@ -127,6 +127,33 @@ describe('readTree confinement', () => {
     expect(content(files)).toBe('inside\n\n\n');
   });
 
+  it.each(readings)('refuses what this thread read of a delegated folder swapped for a link while it read ($name)', async ({ openat }) => {
+    const names = Array.from({ length: 40 }, (_, i) => `${String(i).padStart(2, '0')}.txt`);
+    const { inside, outside } = twinFolders(box, names);
+    let delegated = 0;
+    let swappedAt = '';
+    const options = { windowBytes: 1 << 16, includeHidden: true, respectIgnoreFiles: false };
+    const runtime = {
+      openat,
+      share: true,
+      // The worker hands this thread a share of the files from its first batch on: at the second
+      // one in d, d becomes a link to outside.
+      beforeDelegatedRead: (p: string) => {
+        if (path.dirname(p) !== inside || ++delegated !== 2) return;
+        renameSync(inside, `${inside}-old`);
+        symlinkSync(outside, inside);
+        swappedAt = p;
+      },
+    };
+    const files = await collect(readTreeConfined(confinerOf(box), '.', options, { ignoreCase: false, maxReadBytes: 1 << 20 }, runtime));
+    expect(swappedAt).not.toBe('');
+    expect(content(files)).not.toContain(SECRET);
+    // Read after the swap (relative to d-old, or refused by path): never reported as read under d/.
+    const at = files.find((f) => f.path === swappedAt);
+    expect(at === undefined || !at.ok).toBe(true);
+    if (at !== undefined && !at.ok) expect(['CHANGED', 'OUTSIDE_ROOTS']).toContain(at.code);
+  });
+
   it.each(readings)('does not enter a folder swapped for a link before it is listed ($name)', async ({ openat }) => {
     const { inside, outside } = twinFolders(box, ['1.txt']);
     const files = await readHooked(

@@ -5,8 +5,10 @@ import type { Confiner } from './confine';
 import { lstatOrNull } from './entries';
 import { fileError, fromOsError, isErrno } from './errors';
 import { readCheckedSized } from './read';
-import { batchItems, readOneSync, TreeReader, type Batch, type BatchItem, type BatchLimits, type Slot, type TreeReaderHooks, type TreeReaderOptions } from './tree-reader';
-import { CONSUME_NS } from './tree-reader-protocol';
+import { batchItems, readOneSync, TreeReader, type Batch, type BatchItem, type BatchLimits, type ReadOutcome, type Slot, type TreeReaderHooks, type TreeReaderOptions } from './tree-reader';
+import { treeIo } from './tree-io';
+import { FolderOpener, readAtSync } from './tree-reader-openat';
+import { CONSUME_NS, MAIN_READ_NS } from './tree-reader-protocol';
 import { treeReaderPool, WorkerUnavailable, type ReaderThread, type TreeJob, type TreeReaderPool } from './tree-reader-pool';
 
 /**
@@ -52,6 +54,8 @@ export interface ReadTreeRuntime {
   readonly onJob?: (job: TreeJob) => void;
   /** Open relative to open folders where native/tree-io works (default true); false: by path, each file proven. */
   readonly openat?: boolean;
+  /** Worker mode: called on this thread before each delegated file is read (security tests). */
+  readonly beforeDelegatedRead?: (path: string) => void;
 }
 
 function assertWindow(windowBytes: number): void {
@@ -113,7 +117,7 @@ export async function* readTreeConfined(
     // The batches are consumed here rather than in a nested generator: each file then passes one
     // generator, not two (~1.5 ms per 6,000 files).
     const { job, thread } = started;
-    const consumer = new WorkerConsumer(job, thread, confiner, windowBytes, options.reuseBuffers === true);
+    const consumer = new WorkerConsumer(job, thread, confiner, windowBytes, options.reuseBuffers === true, runtime);
     // A flag set by the listener, not signal.aborted per file: that getter cost ~2 ms per 6,000 files.
     let aborted = false;
     const onAbort = (): void => {
@@ -171,6 +175,11 @@ async function readStartFile(confiner: Confiner, realPath: string, given: string
   } catch (e) {
     return { ok: false, path: realPath, code: fromOsError(e, given).code };
   }
+}
+
+/** Exponential smoothing of a per-file cost; -1: nothing measured yet. */
+function smoothed(previous: number, latest: number): number {
+  return previous < 0 ? latest : previous + SMOOTHING * (latest - previous);
 }
 
 function nextTurn(): Promise<void> {
@@ -234,9 +243,15 @@ class WorkerConsumer {
   /** This thread's own slabs for delegated files; reused like the worker's. */
   private readonly spare: Uint8Array<ArrayBuffer>[] = [];
   private own: OwnSlabs | null = null;
-  /** Reading done here during the current batch (ms), and the smoothed cost per file of the rest. */
+  /** Reading done here during the current batch (ms, files), and the smoothed costs per file of both. */
   private readMs = 0;
+  private reads = 0;
   private consumeMs = -1;
+  private readCostMs = -1;
+  /** Delegated files are read relative to their folder, opened here (tree-io); null: by path. */
+  private readonly folders: FolderOpener | null;
+  /** The folders opened for the current batch's delegated files, by path, with the files read from each. */
+  private readonly opened = new Map<string, { readonly fd: number; readonly files: number[] }>();
 
   constructor(
     private readonly job: TreeJob,
@@ -245,18 +260,70 @@ class WorkerConsumer {
     private readonly windowBytes: number,
     /** The consumer agreed that a batch's bytes may be reused once it moves past the batch. */
     private readonly reuse: boolean,
-  ) {}
+    private readonly runtime: ReadTreeRuntime,
+  ) {
+    const io = runtime.openat === false ? null : treeIo();
+    this.folders = io === null ? null : new FolderOpener(io);
+  }
 
   /** The batch's files, in order; delegated files are read now (gone ones left out). */
   filesOf(batch: Batch): TreeFile[] {
     const own = new OwnSlabs(this.reuse ? this.spare : []);
     this.own = own;
     const files: TreeFile[] = [];
-    for (const item of batchItems(batch)) {
-      const file = this.fileOf(item, batch, own);
-      if (file !== null) files.push(file);
+    try {
+      for (const item of batchItems(batch)) {
+        const file = this.fileOf(item, batch, own, files.length);
+        if (file !== null) files.push(file);
+      }
+      this.proveFolders(files);
+    } finally {
+      this.closeFolders();
     }
     return files;
+  }
+
+  /**
+   * As the worker does for its batches (TreeReader): the files read relative to a folder opened
+   * here are handed out only if the folder is still where it was proven, else refused and wiped.
+   */
+  private proveFolders(files: TreeFile[]): void {
+    const folders = this.folders;
+    if (folders === null) return;
+    for (const [path, folder] of this.opened) {
+      const refusal = folders.proveAgain(folder.fd, path, this.confiner);
+      if (refusal === null) continue;
+      for (const index of folder.files) {
+        const file = files[index] as TreeFile;
+        if (file.ok) file.bytes.fill(0);
+        files[index] = { ok: false, path: file.path, code: refusal };
+      }
+    }
+  }
+
+  private closeFolders(): void {
+    for (const { fd } of this.opened.values()) this.folders?.close(fd);
+    this.opened.clear();
+  }
+
+  /** A delegated file, relative to its folder opened here where tree-io works, else by path with the per-file proof. */
+  private readDelegated(path: string, own: OwnSlabs, index: number): ReadOutcome {
+    this.runtime.beforeDelegatedRead?.(path);
+    const place = (length: number): Slot => own.place(length);
+    const slash = path.lastIndexOf('/');
+    const folders = this.folders;
+    if (folders === null || slash <= 0) return readOneSync(path, this.confiner, this.windowBytes, place);
+    const dir = path.slice(0, slash);
+    let folder = this.opened.get(dir);
+    if (folder === undefined) {
+      const fd = folders.openByPath(dir);
+      if (fd === null) return readOneSync(path, this.confiner, this.windowBytes, place);
+      folder = { fd, files: [] };
+      this.opened.set(dir, folder);
+    }
+    const outcome = readAtSync(folders.io, folder.fd, path.slice(slash + 1), path, this.windowBytes, place);
+    if (outcome.kind === 'read') folder.files.push(index);
+    return outcome;
   }
 
   /** The consumer has asked for what follows the batch: it is done with the batch's bytes. */
@@ -266,13 +333,18 @@ class WorkerConsumer {
     this.own?.release();
   }
 
-  /** What this thread spends per file besides reading (the search), for the worker's split. */
+  /** What this thread spends per file besides reading (the search), and per file it reads, for the worker's split. */
   reportCost(files: number, batchMs: number): void {
     if (files === 0) return;
     const perFile = Math.max(0, batchMs - this.readMs) / files;
-    this.readMs = 0;
-    this.consumeMs = this.consumeMs < 0 ? perFile : this.consumeMs + SMOOTHING * (perFile - this.consumeMs);
+    this.consumeMs = smoothed(this.consumeMs, perFile);
     Atomics.store(this.job.control, CONSUME_NS, Math.max(1, Math.round(this.consumeMs * 1e6)));
+    if (this.reads > 0) {
+      this.readCostMs = smoothed(this.readCostMs, this.readMs / this.reads);
+      Atomics.store(this.job.control, MAIN_READ_NS, Math.max(1, Math.round(this.readCostMs * 1e6)));
+    }
+    this.readMs = 0;
+    this.reads = 0;
   }
 
   stop(): void {
@@ -281,7 +353,8 @@ class WorkerConsumer {
     this.thread.watchCancel();
   }
 
-  private fileOf(item: BatchItem, batch: Batch, own: OwnSlabs): TreeFile | null {
+  /** The file of one item; `index`: where it will lie among the batch's files. */
+  private fileOf(item: BatchItem, batch: Batch, own: OwnSlabs, index: number): TreeFile | null {
     switch (item.kind) {
       case 'read':
         return fileOf(item.path, item.size, batch.buffers[item.buffer] as ArrayBuffer, item.offset, item.length, this.windowBytes);
@@ -289,8 +362,9 @@ class WorkerConsumer {
         return { ok: false, path: item.path, code: item.code };
       case 'delegated': {
         const started = performance.now();
-        const outcome = readOneSync(item.path, this.confiner, this.windowBytes, (length) => own.place(length));
+        const outcome = this.readDelegated(item.path, own, index);
         this.readMs += performance.now() - started;
+        this.reads++;
         if (outcome.kind === 'skipped') return null;
         if (outcome.kind === 'failed') return { ok: false, path: item.path, code: outcome.code };
         const { view, offset } = outcome.slot;

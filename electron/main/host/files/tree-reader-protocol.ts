@@ -15,7 +15,7 @@ export interface JobRequest {
   readonly limits: BatchLimits;
   /** Whether the main thread reads a share of the files itself (see tree-reader-worker.ts). */
   readonly share: boolean;
-  /** Int32Array view: [CREDITS, CANCELLED, CONSUME_NS, MAIN_WAITS]. Shared: neither waits for the other's event loop. */
+  /** Int32Array view: [CREDITS, CANCELLED, CONSUME_NS, MAIN_WAITS, MAIN_READ_NS]. Shared: neither waits for the other's event loop. */
   readonly control: SharedArrayBuffer;
 }
 
@@ -44,4 +44,9 @@ export const CANCELLED = 1;
 export const CONSUME_NS = 2;
 /** How often the main thread found no batch waiting (it then idles until one arrives). */
 export const MAIN_WAITS = 3;
-export const CONTROL_SLOTS = 4;
+/**
+ * The main thread's cost per file it reads itself (a delegated file), in ns: reading by path with
+ * the per-file proof costs it about twice what a read relative to an open folder costs the worker.
+ */
+export const MAIN_READ_NS = 4;
+export const CONTROL_SLOTS = 5;

@@ -2,7 +2,7 @@ import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from '
 import { Confiner } from './confine';
 import { isErrno } from './errors';
 import { batchSize, TreeReader } from './tree-reader';
-import { CANCELLED, CONSUME_NS, CREDITS, MAIN_WAITS, type JobError, type JobRequest, type WorkerReply, type WorkerSetup } from './tree-reader-protocol';
+import { CANCELLED, CONSUME_NS, CREDITS, MAIN_READ_NS, MAIN_WAITS, type JobError, type JobRequest, type WorkerReply, type WorkerSetup } from './tree-reader-protocol';
 
 /**
  * Worker-thread entry of FileAccess.readTree: runs one job at a time, synchronously, posting each
@@ -34,10 +34,11 @@ const { recycle } = workerData as WorkerSetup;
  * How many files the main thread reads itself (as 'delegated' items). On two cores one thread
  * reading alone is the bottleneck while the searching main thread waits; the split is set so that
  * both threads finish together. Per file, this thread spends w walking and r reading what it
- * keeps; the main thread spends s searching (it reports s in CONSUME_NS) and r reading what it is
- * given. With a share f for the main thread: w + (1 − f)·r = s + f·r, so f = (w + r − s) / 2r.
- * Measured instead of tuned: a literal search of the benchmark corpus settles near 0.45, an
- * ignoreCase one lower (its search costs more). A first version that nudged f up or down by the
+ * keeps; the main thread spends s searching (it reports s in CONSUME_NS) and m reading what it is
+ * given (MAIN_READ_NS; m ≈ 2r where this thread reads relative to open folders and the main
+ * thread by path with the per-file proof). With a share f for the main thread:
+ * w + (1 − f)·r = s + f·m, so f = (w + r − s) / (r + m). Measured instead of tuned: a literal
+ * search of the benchmark corpus settles near 0.3, an ignoreCase one lower (its search costs more). A first version that nudged f up or down by the
  * main thread's backlog oscillated between 0 and 0.8 every ~30 batches (the backlog answers late).
  */
 class Share {
@@ -76,7 +77,9 @@ class Share {
     }
     const consumeNs = Atomics.load(this.control, CONSUME_NS);
     if (this.readMs <= 0 || consumeNs <= 0) return; // nothing measured yet: keep the start value
-    const balanced = (this.walkMs + this.readMs - consumeNs / 1e6) / (2 * this.readMs);
+    const mainReadNs = Atomics.load(this.control, MAIN_READ_NS);
+    const mainReadMs = mainReadNs > 0 ? mainReadNs / 1e6 : this.readMs; // until it has read one: as here
+    const balanced = (this.walkMs + this.readMs - consumeNs / 1e6) / (this.readMs + mainReadMs);
     this.fraction = Math.min(SHARE_MAX, Math.max(0, balanced + this.correction));
   }
 }
