@@ -112,9 +112,25 @@ async function fileSource(corpus: Corpus, scratch: string): Promise<{ source: Fi
       createFileAccess(options: { roots: string[]; trashDir: string; protectedPaths: string[] }): Promise<FileAccess> | FileAccess;
     };
     const files = await host.createFileAccess({ roots: [corpus.root], trashDir: join(scratch, 'trash'), protectedPaths: [] });
-    return { source: files, kind: 'host createFileAccess (confined readTree, worker thread)' };
+    const { treeIo } = await import('../../electron/main/host/files/tree-io');
+    const how = treeIo() === null ? 'by path, each file proven (no native/tree-io)' : 'relative to open folders (native/tree-io, openat)';
+    return { source: files, kind: `host createFileAccess (confined readTree, worker thread, ${how})` };
   }
   return { source: fallbackSource(corpus.root), kind: 'FALLBACK node:fs walk (host FileAccess not available yet)' };
+}
+
+/** The host's readTree with native/tree-io turned off: every file opened by path and proven. */
+async function byPathSource(root: string): Promise<FileSource> {
+  const { readTreeConfined } = await import('../../electron/main/host/files/read-tree');
+  const { Confiner } = await import('../../electron/main/host/files/confine');
+  const { createPathRules } = await import('../../electron/main/host/files/path-rules');
+  const confiner = new Confiner({ rules: createPathRules({ platform: process.platform, home: root }), realRoots: [root], lexicalRoots: [root], protectedPaths: [] });
+  const settings = { ignoreCase: false, maxReadBytes: 1 << 30 };
+  return {
+    readTree: (path, options) => readTreeConfined(confiner, path, options, settings, { openat: false }),
+    readBytes: () => Promise.reject(new Error('not used')),
+    display: (p) => relative(root, p),
+  };
 }
 
 interface Sample {
@@ -248,12 +264,18 @@ async function main(): Promise<void> {
       `medians; warm page cache; the diagnostic rows (≤200, in memory, plain fs) in rounds of their own\n`,
   );
 
-  // Pattern-independent part: what the walk and the confined reads alone cost.
+  // Pattern-independent part: what the walk and the confined reads alone cost, and the same by
+  // path with the per-file proof (the reader without native/tree-io: other platforms, a missing build).
   const io = series();
+  const ioByPath = series();
   const ioPlain = series();
+  const byPath = await byPathSource(corpus.root);
   for (let round = 0; round < WARMUP_ROUNDS + REPETITIONS; round++) {
     const host = await runOurs(() => readAll(source));
-    if (round >= WARMUP_ROUNDS) add(io, host);
+    const proven = await runOurs(() => readAll(byPath));
+    if (round < WARMUP_ROUNDS) continue;
+    add(io, host);
+    add(ioByPath, proven);
   }
   for (let round = 0; round <= REPETITIONS; round++) {
     const lean = await runOurs(() => readAll(plain));
@@ -261,6 +283,7 @@ async function main(): Promise<void> {
   }
   console.log('walk + read only (readTree, no scan):');
   show('host FileAccess', io);
+  show('host, by path (no tree-io)', ioByPath);
   show('plain node:fs', ioPlain);
   console.log('');
 
