@@ -69,14 +69,38 @@ static int is_plain_name(const char* name) {
   return !(name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0')));
 }
 
+#define NAME_UNKNOWN (-1)   /* kernel_name: no /proc */
+#define NAME_TRUNCATED (-2) /* kernel_name: longer than the buffer */
+
+/* The kernel's own name for an open descriptor (readlink of /proc/self/fd/N), not NUL-terminated. */
+static ssize_t kernel_name(int fd, char* out, size_t size) {
+  char proc[64];
+  snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+  ssize_t length = readlink(proc, out, size);
+  if (length < 0) return NAME_UNKNOWN;
+  return (size_t)length == size ? NAME_TRUNCATED : length;
+}
+
+/*
+ * Fetches exactly `count` arguments; false (with a TypeError thrown) when fewer were given.
+ * Every function starts with it, then reads its first argument as an integer.
+ */
+static int args(napi_env env, napi_callback_info info, napi_value* argv, size_t count, int32_t* first) {
+  size_t argc = count;
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  if (argc < count) {
+    napi_throw_type_error(env, NULL, "tree_io: too few arguments");
+    return 0;
+  }
+  return arg_int(env, argv[0], first);
+}
+
 /* 0 when the kernel names `fd` exactly `expected`, NOT_PROVEN when it names something else, NO_PROOF when it cannot say. */
 static int prove(int fd, const char* expected, size_t expected_length) {
-  char proc[64];
   char actual[PATH_BYTES];
-  snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
-  ssize_t length = readlink(proc, actual, sizeof actual);
-  if (length < 0) return NO_PROOF;
-  if ((size_t)length == sizeof actual) return NOT_PROVEN; /* truncated: cannot be compared */
+  ssize_t length = kernel_name(fd, actual, sizeof actual);
+  if (length == NAME_UNKNOWN) return NO_PROOF;
+  if (length == NAME_TRUNCATED) return NOT_PROVEN; /* cannot be compared */
   if ((size_t)length != expected_length || memcmp(actual, expected, expected_length) != 0) return NOT_PROVEN;
   return 0;
 }
@@ -88,13 +112,11 @@ static int prove(int fd, const char* expected, size_t expected_length) {
  * path the caller checked in full). The result must be the folder the kernel calls `path`.
  */
 static napi_value open_folder(napi_env env, napi_callback_info info) {
-  size_t argc = 3;
   napi_value argv[3];
-  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
   int32_t parent;
   char name[NAME_BYTES];
   char path[PATH_BYTES];
-  if (argc < 3 || !arg_int(env, argv[0], &parent)) return NULL;
+  if (!args(env, info, argv, 3, &parent)) return NULL;
   long name_length = arg_string(env, argv[1], name, sizeof name);
   if (name_length == -1) return NULL;
   long path_length = arg_string(env, argv[2], path, sizeof path);
@@ -132,11 +154,9 @@ static char type_letter(unsigned char type) {
  * the two share a position, so a folder is listed once, right after it is opened.
  */
 static napi_value list_folder(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
   napi_value argv[1];
-  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
   int32_t fd;
-  if (argc < 1 || !arg_int(env, argv[0], &fd)) return NULL;
+  if (!args(env, info, argv, 1, &fd)) return NULL;
   int copy = fcntl(fd, F_DUPFD_CLOEXEC, 0);
   if (copy < 0) return number(env, -errno);
   DIR* dir = fdopendir(copy);
@@ -187,12 +207,10 @@ static napi_value list_folder(napi_env env, napi_callback_info info) {
  * (fstat) goes to sizeOut[0], a Float64Array.
  */
 static napi_value open_file(napi_env env, napi_callback_info info) {
-  size_t argc = 3;
   napi_value argv[3];
-  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
   int32_t folder;
   char name[NAME_BYTES];
-  if (argc < 3 || !arg_int(env, argv[0], &folder)) return NULL;
+  if (!args(env, info, argv, 3, &folder)) return NULL;
   long name_length = arg_string(env, argv[1], name, sizeof name);
   if (name_length == -1) return NULL;
   napi_typedarray_type type;
@@ -226,11 +244,9 @@ static napi_value open_file(napi_env env, napi_callback_info info) {
  * into view[offset, offset + length) until full or at its end, then closes `fd` whatever happened.
  */
 static napi_value read_close(napi_env env, napi_callback_info info) {
-  size_t argc = 4;
   napi_value argv[4];
-  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
   int32_t fd, offset, length;
-  if (argc < 4 || !arg_int(env, argv[0], &fd)) return NULL;
+  if (!args(env, info, argv, 4, &fd)) return NULL;
   napi_typedarray_type type;
   size_t count = 0;
   void* data = NULL;
@@ -268,17 +284,13 @@ static napi_value read_close(napi_env env, napi_callback_info info) {
  * reader proves its open folders again after reading from them, see tree-reader-openat.ts).
  */
 static napi_value name_of(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
   napi_value argv[1];
-  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
   int32_t fd;
-  if (argc < 1 || !arg_int(env, argv[0], &fd)) return NULL;
-  char proc[64];
+  if (!args(env, info, argv, 1, &fd)) return NULL;
   char actual[PATH_BYTES];
-  snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
-  ssize_t length = readlink(proc, actual, sizeof actual);
-  if (length < 0) return number(env, NO_PROOF);
-  if ((size_t)length == sizeof actual) return number(env, -ENAMETOOLONG);
+  ssize_t length = kernel_name(fd, actual, sizeof actual);
+  if (length == NAME_UNKNOWN) return number(env, NO_PROOF);
+  if (length == NAME_TRUNCATED) return number(env, -ENAMETOOLONG);
   napi_value out;
   napi_create_string_utf8(env, actual, (size_t)length, &out);
   return out;
@@ -286,11 +298,9 @@ static napi_value name_of(napi_env env, napi_callback_info info) {
 
 /* closeFd(fd): for folders the reader leaves (files are closed by readClose). */
 static napi_value close_fd(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
   napi_value argv[1];
-  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
   int32_t fd;
-  if (argc < 1 || !arg_int(env, argv[0], &fd)) return NULL;
+  if (!args(env, info, argv, 1, &fd)) return NULL;
   return number(env, fd >= 0 && close(fd) != 0 ? -errno : 0);
 }
 

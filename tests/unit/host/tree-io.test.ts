@@ -143,20 +143,13 @@ describe.runIf(linux)('tree-io (Linux)', () => {
 
 describe('tree-io elsewhere', () => {
   it('is absent off Linux, or when turned off, so the reader goes by path', () => {
-    const previous = process.env.BARAM_TREE_IO;
     if (!linux) expect(treeIo()).toBeNull();
-    process.env.BARAM_TREE_IO = 'off';
-    try {
-      // treeIo() is loaded once per thread; the switch is read by a fresh load in a new thread.
-      const out = execFileSync(
-        process.execPath,
-        ['--import', 'tsx', '-e', `import('${path.resolve('electron/main/host/files/tree-io.ts')}').then((m) => console.log(m.treeIo() === null))`],
-        { env: { ...process.env, BARAM_TREE_IO: 'off' }, encoding: 'utf8' },
-      );
-      expect(out.trim()).toBe('true');
-    } finally {
-      if (previous === undefined) delete process.env.BARAM_TREE_IO;
-      else process.env.BARAM_TREE_IO = previous;
-    }
+    // Loaded once per thread: the switch is read by a fresh load, in a new process here.
+    const entry = path.resolve('electron/main/host/files/tree-io.ts');
+    const out = execFileSync(process.execPath, ['--import', 'tsx', '-e', `import('${entry}').then((m) => console.log(m.treeIo() === null))`], {
+      env: { ...process.env, BARAM_TREE_IO: 'off' },
+      encoding: 'utf8',
+    });
+    expect(out.trim()).toBe('true');
   });
 });

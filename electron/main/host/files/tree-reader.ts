@@ -24,7 +24,7 @@ export type { ReadOutcome, Slot } from './read-outcome';
  * folder, ~150 ms for the corpus on one thread (measured on this 2-core machine).
  *
  * On Linux, folders and files are opened relative to their open parent folder (openat, through
- * native/tree-io; tree-reader-openat.ts), which needs no per-file proof: ~40 % fewer system-call
+ * native/tree-io; tree-reader-openat.ts), which needs no per-file proof: ~40 % less system-call
  * time. Elsewhere, or with `openat: false`, every file is opened by path and proven
  * (openVerifiedForReadSync). docs/2026-12-02-search-openat.md.
  */
@@ -139,7 +139,6 @@ export interface TreeReaderHooks {
   beforeOpen?: (path: string) => void;
 }
 
-
 /**
  * Opens one listed file with the full proof (openVerifiedForReadSync) and reads its first
  * `windowBytes` into the slot `place` gives for the size. Shared by the worker's reader and the
@@ -173,7 +172,7 @@ interface Frame {
   next: number;
   /** The folder, open (tree-io): its files are opened relative to it; -1 when read by path. */
   readonly fd: number;
-  /** Its number among the folders the current batch read from (see BatchBuilder.fromFolder), or -1. */
+  /** Its number among the folders the current batch read files from (BatchBuilder.read), or -1. */
   inBatch: number;
 }
 
