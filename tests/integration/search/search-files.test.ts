@@ -2,6 +2,7 @@ import { renameSync, symlinkSync, unlinkSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import iconv from 'iconv-lite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FileAccess } from '../../../electron/common/file-access';
 import { createFileAccess, createPathRules } from '../../../electron/main/host/files';
@@ -86,6 +87,26 @@ describe('searchFiles over the host FileAccess', () => {
     expect(report.lines[1]).toMatch(new RegExp(`^big\\.log:${linesPerWindow}:y+ needle seam y+$`));
     expect(report.lines[2]).toBe(`big.log:${late}:needle ${late}`);
     expect(report.partial).toEqual([]);
+  });
+
+  it('passes over all-ASCII files when looking for Korean, on the host\'s ASCII flag, and only then', async () => {
+    await writeFile(join(root, 'code.js'), 'function hello() {}\n');
+    await writeFile(join(root, 'doc.txt'), '회의록\n개인정보 처리 방침\n');
+    await writeFile(join(root, 'legacy.txt'), iconv.encode('옛 문서\n개인정보 보호\n', 'cp949'));
+    await writeFile(join(root, 'export.txt'), iconv.encode('\ufeff내보내기\n개인정보 목록\n', 'utf16le'));
+    const korean = ['doc.txt:2:개인정보 처리 방침', 'export.txt:2:개인정보 목록', 'legacy.txt:2:개인정보 보호'];
+    expect((await searchFiles(files, options('개인정보'))).lines).toEqual(korean);
+    // A source claiming every file is ASCII: the Korean search trusts the flag and finds nothing;
+    // a search for ASCII text does not look at it.
+    const allAscii: FileSource = {
+      display: (p) => files.display(p),
+      async *readTree(path, opts) {
+        for await (const file of files.readTree(path, opts)) yield file.ok ? { ...file, utf8: file.utf8, ascii: true } : file;
+      },
+      readBytes: (path, opts) => files.readBytes(path, opts),
+    };
+    expect((await searchFiles(allAscii, options('개인정보'))).lines).toEqual([]);
+    expect((await searchFiles(allAscii, options('hello'))).lines).toEqual(['code.js:1:function hello() {}']);
   });
 
   it('stops taking files once the result cap is reached', async () => {

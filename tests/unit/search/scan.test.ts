@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import iconv from 'iconv-lite';
 import { RE2JS } from 're2js';
 import { describe, expect, it } from 'vitest';
@@ -14,9 +15,10 @@ function query(pattern: string, options: { ignoreCase?: boolean; fixedString?: b
   return compiled.query;
 }
 
-function scan(bytes: Uint8Array, q: Query, maxHits = 1000): LineHit[] {
+/** `whole`: what the host's TreeFile.utf8 would say of all of `bytes` (none: the engine checks lines itself). */
+function scan(bytes: Uint8Array, q: Query, maxHits = 1000, whole?: { readonly utf8: boolean }): LineHit[] {
   const hits: LineHit[] = [];
-  scanBytes(bytes, 0, true, q, { firstLine: 1, encoding: null }, maxHits, hits);
+  scanBytes(bytes, 0, true, q, { firstLine: 1, encoding: null, whole }, maxHits, hits);
   return hits;
 }
 
@@ -78,6 +80,33 @@ describe('scanBytes on UTF-8', () => {
       [4, '34'],
       [6, '56'],
     ]);
+  });
+});
+
+describe('scanBytes on UTF-8 known to be UTF-8', () => {
+  it('leaves the CP949 needles out, and finds no less', () => {
+    const q = query('개인정보');
+    expect(q.prefilter?.needles).toHaveLength(2); // UTF-8 and CP949
+    expect(q.utf8Finder).not.toBe(q.finder);
+    const file = Buffer.from('회의록\n고객 개인정보 목록\n');
+    expect(lines(scan(file, q, 1000, { utf8: true }))).toEqual([[2, '고객 개인정보 목록']]);
+    // An ASCII pattern has no CP949 form: one finder serves both.
+    const ascii = query('hello');
+    expect(ascii.utf8Finder).toBe(ascii.finder);
+  });
+
+  it('does not even look at a line that only the CP949 needle finds', () => {
+    // '똠' is 8C 63 in CP949; in UTF-8, 'れ' ends with 8C and 'c' follows: the CP949 needle occurs.
+    const file = Buffer.from('れc\n');
+    expect(file.includes(iconv.encode('똠', 'cp949'))).toBe(true);
+    const q = query('똠');
+    let looked = 0;
+    const counting: Query = { ...q, match: (line, wantSpan) => (looked++, q.match(line, wantSpan)) };
+    expect(scan(file, counting)).toEqual([]);
+    expect(looked).toBe(1); // without the host's word: the candidate line is decoded and checked
+    looked = 0;
+    expect(scan(file, counting, 1000, { utf8: true })).toEqual([]);
+    expect(looked).toBe(0);
   });
 });
 
@@ -233,9 +262,13 @@ describe('the byte path agrees with decoding the whole file and testing every li
       for (const [pattern, ignoreCase, fixedString] of patterns) {
         const re = RE2JS.compile(fixedString ? RE2JS.quote(pattern) : pattern, ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
         const expected = refLines.flatMap((l, i) => (re.test(l) ? [i + 1] : []));
-        const got = scan(file, query(pattern, { ignoreCase, fixedString })).map((h) => h.line);
-        if (JSON.stringify(got) !== JSON.stringify(expected)) {
-          expect.fail(`${pattern} (ic ${ignoreCase}, fixed ${fixedString}, cp949 ${cp949}) on ${JSON.stringify(text)}: ${got} vs ${expected}`);
+        // Without the host's word on UTF-8, and with it (then a UTF-8 file is searched without
+        // the CP949 needles: Query.utf8Finder).
+        for (const whole of [undefined, { utf8: isUtf8(file) }]) {
+          const got = scan(file, query(pattern, { ignoreCase, fixedString }), 1000, whole).map((h) => h.line);
+          if (JSON.stringify(got) !== JSON.stringify(expected)) {
+            expect.fail(`${pattern} (ic ${ignoreCase}, fixed ${fixedString}, cp949 ${cp949}, whole ${JSON.stringify(whole)}) on ${JSON.stringify(text)}: ${got} vs ${expected}`);
+          }
         }
       }
     }

@@ -8,6 +8,11 @@ import type { LiteralAnalysis } from './literals';
 export interface Needle {
   readonly bytes: Uint8Array;
   readonly fold: boolean;
+  /**
+   * The CP949 form of a non-ASCII piece: it can only lead to a match in a file that is not valid
+   * UTF-8 (a valid one is decoded as UTF-8, and a line matching then holds the UTF-8 form).
+   */
+  readonly legacy?: true;
 }
 
 const utf8 = new TextEncoder();
@@ -100,7 +105,7 @@ export function prefilterFor(analysis: LiteralAnalysis, ignoreCase: boolean): Pr
     needles.push({ bytes: utf8.encode(piece), fold });
     if (!isAscii(piece)) {
       const legacy = cp949Bytes(piece);
-      if (legacy !== null) needles.push({ bytes: legacy, fold });
+      if (legacy !== null) needles.push({ bytes: legacy, fold, legacy: true });
     }
   }
   const companions: Uint8Array[] = [];
@@ -115,4 +120,12 @@ export function prefilterFor(analysis: LiteralAnalysis, ignoreCase: boolean): Pr
 /** The prefilter for a fixed string: the literal itself (or, folding, its best fold-safe piece). */
 export function prefilterForFixed(pattern: string, ignoreCase: boolean): Prefilter | null {
   return prefilterFor({ alternatives: [[pattern]], inlineIgnoreCase: false }, ignoreCase);
+}
+
+/**
+ * True when every needle holds a byte ≥ 0x80 (Korean text, say): then no all-ASCII window can
+ * hold a candidate line, and the search passes such a file over on the host's native ASCII check.
+ */
+export function needsNonAscii(prefilter: Prefilter | null): boolean {
+  return prefilter !== null && prefilter.needles.every((needle) => needle.bytes.some((b) => b >= 0x80));
 }

@@ -25,6 +25,11 @@ export interface Query {
   /** The prefilter's needles as a finder over one file's bytes (null with no prefilter). */
   readonly finder: ((hay: Buffer) => Finder) | null;
   /**
+   * The finder for bytes known to be well-formed UTF-8: without the CP949 needles, which cannot
+   * lead to a match there (Needle.legacy). The same function as `finder` when there are none.
+   */
+  readonly utf8Finder: ((hay: Buffer) => Finder) | null;
+  /**
    * Where the pattern matches in one decoded line (no line terminator), or null. With
    * `wantSpan` false a regex may answer { start: 0, end: 0 } for "somewhere" (cheaper).
    */
@@ -55,10 +60,18 @@ function foldAscii(s: string): string {
   return from === 0 ? s : out + s.slice(from);
 }
 
+/** Query.finder and Query.utf8Finder for a prefilter. */
+function findersFor(prefilter: Prefilter | null): Pick<Query, 'finder' | 'utf8Finder'> {
+  if (prefilter === null) return { finder: null, utf8Finder: null };
+  const finder = prepareFinder(prefilter.needles);
+  const utf8Needles = prefilter.needles.filter((needle) => needle.legacy !== true);
+  return { finder, utf8Finder: utf8Needles.length === prefilter.needles.length ? finder : prepareFinder(utf8Needles) };
+}
+
 function re2Query(re: RE2JS, prefilter: Prefilter | null): Query {
   return {
     prefilter,
-    finder: prefilter === null ? null : prepareFinder(prefilter.needles),
+    ...findersFor(prefilter),
     match(line, wantSpan) {
       if (!re.test(line)) return null;
       if (!wantSpan) return SOMEWHERE;
@@ -76,11 +89,11 @@ function isFoldExact(pattern: string, prefilter: Prefilter | null): boolean {
 
 function fixedQuery(pattern: string, ignoreCase: boolean): Query {
   const prefilter = prefilterForFixed(pattern, ignoreCase);
-  const finder = prefilter === null ? null : prepareFinder(prefilter.needles);
+  const finders = findersFor(prefilter);
   if (!ignoreCase) {
     return {
       prefilter,
-      finder,
+      ...finders,
       match(line) {
         const at = line.indexOf(pattern);
         return at < 0 ? null : { start: at, end: at + pattern.length };
@@ -91,7 +104,7 @@ function fixedQuery(pattern: string, ignoreCase: boolean): Query {
     const folded = foldAscii(pattern);
     return {
       prefilter,
-      finder,
+      ...finders,
       match(line) {
         const at = foldAscii(line).indexOf(folded);
         return at < 0 ? null : { start: at, end: at + pattern.length };

@@ -3,6 +3,7 @@ import { isFileAccessError, type FileErrorCode } from '../../../electron/common/
 import { decodeText } from '../../kit/text-decoding';
 import { asBuffer } from './finders';
 import { formatHit } from './format';
+import { needsNonAscii } from './needles';
 import type { Query } from './query';
 import { scanBytes, scanText, type LineHit, type ScanState } from './scan';
 
@@ -97,6 +98,7 @@ const WHOLE: FirstScan = { done: { partial: false } };
 
 export async function searchFiles(source: FileSource, options: SearchOptions): Promise<SearchReport> {
   const { query, include, maxResults, maxChars, signal } = options;
+  const nonAsciiOnly = needsNonAscii(query.prefilter);
   const lines: string[] = [];
   const unreadable: Unreadable[] = [];
   const partial: string[] = [];
@@ -112,6 +114,9 @@ export async function searchFiles(source: FileSource, options: SearchOptions): P
     const first = file.bytes;
     // A window shorter than asked means the end of the file was reached (it may have shrunk).
     const final = file.complete || first.length < WINDOW_BYTES;
+    // Looking for Korean in a file of ASCII (code, English): no needle can occur. The host's
+    // native check (~20 GB/s) stands in for the scan (~3 GB/s; 15 ms of the benchmark's Korean search).
+    if (final && nonAsciiOnly && file.ascii) return WHOLE;
     if (isUtf16Bom(first)) {
       // UTF-16 is rare in offices (some exports); decoded whole, up to one window.
       scanText(decodeText(first).text, query, room, hits);

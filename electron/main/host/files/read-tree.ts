@@ -1,4 +1,4 @@
-import { isUtf8 } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 import { assertNever } from '../../../common/assert-never';
 import type { ReadTreeOptions, TreeFile } from '../../../common/file-access';
 import type { Confiner } from './confine';
@@ -220,6 +220,7 @@ function readFile(path: string, size: number, bytes: Uint8Array, windowBytes: nu
 class ReadTreeFile {
   readonly ok = true;
   private checkedUtf8: boolean | undefined;
+  private checkedAscii: boolean | undefined;
 
   constructor(
     readonly path: string,
@@ -231,6 +232,11 @@ class ReadTreeFile {
   /** Computed on first use: a search asks only about files with a non-ASCII match. */
   get utf8(): boolean {
     return (this.checkedUtf8 ??= isUtf8(this.bytes));
+  }
+
+  /** Computed on first use: a search asks only when it looks for non-ASCII bytes. */
+  get ascii(): boolean {
+    return (this.checkedAscii ??= isAscii(this.bytes));
   }
 }
 
