@@ -12,7 +12,8 @@ import type { ReadOutcome, Slot } from './read-outcome';
  * starts at the start folder, opened by the path the main thread checked in full, and each folder
  * is proven once, after its open, to be the path the walk built (the kernel's name for it, as the
  * per-file proof in open-verified.ts does for files). A file opened so is an entry of a proven
- * folder: no per-file proof is needed (docs/2026-12-02-search-openat.md).
+ * folder: no per-file proof is needed. Each folder is proven again before the files read from it
+ * are handed out (FolderOpener.proveAgain, once per batch). docs/2026-12-02-search-openat.md.
  */
 
 /** errno number → name (ENOENT, …), as node:fs names them. */
