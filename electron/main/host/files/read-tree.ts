@@ -318,7 +318,10 @@ class WorkerConsumer {
     const place = (length: number): Slot => own.place(length);
     const slash = path.lastIndexOf('/');
     const folders = this.folders;
-    if (folders === null || slash <= 0) return readOneSync(path, this.confiner, this.windowBytes, place);
+    // A path that came over from the worker is held to the roots and the protected paths here too
+    // (readOneSync refuses it with the right code), as readOneSync holds every path it is given.
+    const plain = slash > 0 && this.confiner.isInsideRoots(path) && !this.confiner.isProtected(path);
+    if (folders === null || !plain) return readOneSync(path, this.confiner, this.windowBytes, place);
     const dir = path.slice(0, slash);
     let folder = this.opened.get(dir);
     if (folder === undefined) {
