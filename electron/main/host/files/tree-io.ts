@@ -43,8 +43,12 @@ function addonPath(): string | null {
   return null;
 }
 
+/** Linux, and not turned off: where the module should load, and its absence is worth a warning. */
+function wanted(): boolean {
+  return process.platform === 'linux' && process.env.BARAM_TREE_IO !== 'off';
+}
+
 function load(): TreeIo | null {
-  if (process.platform !== 'linux' || process.env.BARAM_TREE_IO === 'off') return null;
   const path = addonPath();
   if (path === null) return null;
   try {
@@ -61,9 +65,9 @@ let loaded: TreeIo | null | undefined;
 /** The module for this thread (loaded once), or null: see TreeIo. `BARAM_TREE_IO=off` turns it off. */
 export function treeIo(): TreeIo | null {
   if (loaded === undefined) {
-    loaded = load();
-    if (loaded === null && process.platform === 'linux' && process.env.BARAM_TREE_IO !== 'off') {
-      console.warn('baram: native/tree-io is not built (npm run build:native); searches read through node:fs, more slowly');
+    loaded = wanted() ? load() : null;
+    if (loaded === null && wanted()) {
+      console.warn('baram: native/tree-io did not load (build it: npm run build:native); searches read through node:fs, more slowly');
     }
   }
   return loaded;
