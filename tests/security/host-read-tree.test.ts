@@ -135,10 +135,10 @@ describe('readTree confinement', () => {
     const options = { windowBytes: 1 << 16, includeHidden: true, respectIgnoreFiles: false };
     const runtime = {
       openat,
-      share: true,
+      readers: 'main' as const,
       // The worker hands this thread a share of the files from its first batch on: at the second
       // one in d, d becomes a link to outside.
-      beforeDelegatedRead: (p: string) => {
+      beforeMainRead: (p: string) => {
         if (path.dirname(p) !== inside || ++delegated !== 2) return;
         renameSync(inside, `${inside}-old`);
         symlinkSync(outside, inside);

@@ -88,8 +88,9 @@ describe('readTree', () => {
   }
 
   const modes: readonly [string, ReadTreeRuntime][] = [
-    ['a worker, this thread taking a share', {}],
-    ['a worker alone', { share: false }],
+    ['a worker, both threads reading (work stealing)', {}],
+    ['a worker reading, this thread only searching', { readers: 'worker' }],
+    ['a worker walking, this thread reading every file', { readers: 'main' }],
     ['this thread, time-sliced', { mode: 'in-thread' }],
     // Without native/tree-io (other platforms, a missing build): every file by path, each proven.
     ['a worker, by path', { openat: false }],

@@ -1,38 +1,39 @@
 import { isAscii, isUtf8 } from 'node:buffer';
-import { assertNever } from '../../../common/assert-never';
 import type { ReadTreeOptions, TreeFile } from '../../../common/file-access';
 import type { Confiner } from './confine';
 import { lstatOrNull } from './entries';
 import { fileError, fromOsError, isErrno } from './errors';
 import { readCheckedSized } from './read';
-import { batchItems, readOneSync, TreeReader, type Batch, type BatchItem, type BatchLimits, type ReadOutcome, type Slot, type TreeReaderHooks, type TreeReaderOptions } from './tree-reader';
+import { batchItems, readOneSync, TreeReader, type TreeReaderHooks, type TreeReaderOptions } from './tree-reader';
 import { treeIo } from './tree-io';
-import { FolderOpener, readAtSync } from './tree-reader-openat';
-import { CONSUME_NS, MAIN_READ_NS } from './tree-reader-protocol';
+import { FolderOpener } from './tree-reader-openat';
+import { Claims, PartReader, partCount, partItem, PlanFiles, Slabs, type PackedPart, type Plan } from './tree-reader-plan';
+import { SLAB_BYTES } from './tree-reader-protocol';
 import { treeReaderPool, WorkerUnavailable, type ReaderThread, type TreeJob, type TreeReaderPool } from './tree-reader-pool';
 
 /**
  * FileAccess.readTree: the start path gets the full check here (Confiner.target, as walk and
- * readBytes do); the folder below it is walked and read by a TreeReader on a worker thread, while
- * this thread searches what has arrived and reads a share of the files itself (the worker hands
- * them over as 'delegated'): on two cores one reader thread is slower than the search, so both
- * threads read. Measurements and the alternatives tried: docs/2026-12-02-search-io.md.
+ * readBytes do); the folder below it is walked by a TreeReader on a worker thread, which posts the
+ * files in plans; both threads read a plan's files, the worker from the front and this thread
+ * (between searches) from the back, whoever gets to a file first (tree-reader-plan.ts): on two
+ * cores one reader thread is slower than the search. Measurements and the alternatives tried:
+ * docs/2026-12-02-search-io.md, docs/2026-12-02-search-work-stealing.md.
  *
  * In-thread reading (time-sliced) is used with an include filter (a function cannot cross to a
  * worker, and filtered searches read few files), where no worker can start, and by the security
  * tests (its beforeOpen hook swaps folders mid-walk).
  */
 
-// One batch: enough files that a message per batch costs little next to reading them (~20 µs a
-// file), few enough that the search starts early and the reading stays balanced between the
-// threads. The byte bound is the worker's slab size.
-export const BATCH_BYTES = 256 * 1024;
+// One batch or plan: enough files that a message costs little next to reading them (~10 µs a
+// file), few enough that the search starts early. The byte bound (in-thread batches) is a slab.
+export const BATCH_BYTES = SLAB_BYTES;
 const BATCH_FILES = 96;
+// This thread's reads from the back of one plan end at this many bytes (plus one window); what
+// neither thread read is read when handed out (by path, each file proven): bounds the memory held.
+const OWN_PART_BYTES = 4 * 1024 * 1024;
 // The main thread yields to the event loop at least this often: IPC and the Stop button stay
 // responsive in the desktop app (a frame is 16 ms).
 const SLICE_MS = 4;
-// Smoothing of the measured search cost per file (weight of the newest batch).
-const SMOOTHING = 0.3;
 
 export interface ReadTreeSettings {
   /** .gitignore matching ignores case (Windows, macOS), as in walk. */
@@ -48,14 +49,18 @@ export interface ReadTreeRuntime {
   /** In-thread only: called before each file is opened (security tests). */
   readonly beforeOpen?: (path: string) => void;
   readonly pool?: TreeReaderPool;
-  /** Worker mode: whether this thread reads a share of the files (default true). */
-  readonly share?: boolean;
+  /**
+   * Worker mode: who reads the plans' files. 'both' (default): whoever gets there first; tests
+   * force one side: 'worker' (this thread reads only what the worker leaves over its byte bound),
+   * 'main' (the worker only walks).
+   */
+  readonly readers?: 'both' | 'worker' | 'main';
   /** Worker mode: receives the job (tests watch how far the worker got). */
   readonly onJob?: (job: TreeJob) => void;
   /** Open relative to open folders where native/tree-io works (default true); false: by path, each file proven. */
   readonly openat?: boolean;
-  /** Worker mode: called on this thread before each delegated file is read (security tests). */
-  readonly beforeDelegatedRead?: (path: string) => void;
+  /** Worker mode: called on this thread before each file of a plan it reads (security tests). */
+  readonly beforeMainRead?: (path: string) => void;
 }
 
 function assertWindow(windowBytes: number): void {
@@ -106,15 +111,20 @@ export async function* readTreeConfined(
       yield* inThread(hooks);
       return;
     }
-    const limits: BatchLimits = { bytes: BATCH_BYTES, files: BATCH_FILES };
-    const share = runtime.share ?? true;
-    const started = (runtime.pool ?? treeReaderPool).start({ confiner: confiner.snapshot(), start: start.path, options: readerOptions, limits, share });
+    const readers = runtime.readers ?? 'both';
+    const started = (runtime.pool ?? treeReaderPool).start({
+      confiner: confiner.snapshot(),
+      start: start.path,
+      options: readerOptions,
+      planFiles: BATCH_FILES,
+      workerReads: readers !== 'main',
+    });
     if (started === null) {
       yield* inThread();
       return;
     }
     runtime.onJob?.(started.job);
-    // The batches are consumed here rather than in a nested generator: each file then passes one
+    // The plans are consumed here rather than in a nested generator: each file then passes one
     // generator, not two (~1.5 ms per 6,000 files).
     const { job, thread } = started;
     const consumer = new WorkerConsumer(job, thread, confiner, windowBytes, options.reuseBuffers === true, runtime);
@@ -130,9 +140,9 @@ export async function* readTreeConfined(
     let lastTurn = performance.now();
     try {
       for (;;) {
-        let batch: Batch | null;
+        let plan: Plan | null;
         try {
-          batch = await job.take();
+          plan = await job.take();
         } catch (e) {
           // The worker could not even start (its file missing from a broken install, say): read
           // on this thread instead, from the beginning, since nothing was handed out yet.
@@ -140,22 +150,21 @@ export async function* readTreeConfined(
           unavailable = true;
           break;
         }
-        if (batch === null) break;
+        if (plan === null) break;
         received = true;
-        // The cost counted for the split runs from here to the next take(): reading the delegated
-        // files, the search of each file, giving buffers back and serving the event loop.
-        const started = performance.now();
-        const files = consumer.filesOf(batch);
-        for (const file of files) {
+        const files = await consumer.filesOf(plan);
+        if (files === null) break; // the job ended (cancelled) while the worker's part was awaited
+        for (const item of files) {
           if (aborted) return;
-          yield file;
+          // A file neither thread read ahead (over both byte bounds): read now, by path.
+          const file = typeof item === 'string' ? consumer.readLate(item) : item;
+          if (file !== null) yield file;
         }
-        consumer.done(batch);
+        consumer.done();
         if (performance.now() - lastTurn >= SLICE_MS) {
           await nextTurn();
           lastTurn = performance.now();
         }
-        consumer.reportCost(files.length, performance.now() - started);
       }
     } finally {
       signal?.removeEventListener('abort', onAbort);
@@ -175,11 +184,6 @@ async function readStartFile(confiner: Confiner, realPath: string, given: string
   } catch (e) {
     return { ok: false, path: realPath, code: fromOsError(e, given).code };
   }
-}
-
-/** Exponential smoothing of a per-file cost; -1: nothing measured yet. */
-function smoothed(previous: number, latest: number): number {
-  return previous < 0 ? latest : previous + SMOOTHING * (latest - previous);
 }
 
 function nextTurn(): Promise<void> {
@@ -241,171 +245,108 @@ class ReadTreeFile {
 }
 
 /**
- * This thread's end of a worker job: turns a batch into files (reading the delegated ones here),
- * gives slabs back once the consumer has moved past them, tells the worker what the search costs,
- * and stops the worker when the consumer leaves early or the signal aborts.
+ * This thread's end of a worker job: reads its part of each plan from the back, joins the worker's
+ * part, hands the files out in walk order, gives buffers back once the consumer has moved past
+ * them, and stops the worker when the consumer leaves early or the signal aborts.
  */
 class WorkerConsumer {
-  /** This thread's own slabs for delegated files; reused like the worker's. */
+  /** This thread's slabs, reused from plan to plan like the worker's. */
   private readonly spare: Uint8Array<ArrayBuffer>[] = [];
-  private own: OwnSlabs | null = null;
-  /** Reading done here during the current batch (ms, files), and the smoothed costs per file of both. */
-  private readMs = 0;
-  private reads = 0;
-  private consumeMs = -1;
-  private readCostMs = -1;
-  /** Delegated files are read relative to their folder, opened here (tree-io); null: by path. */
+  private slabs: Slabs | null = null;
+  private workerPart: PackedPart | null = null;
+  /** Reads relative to the worker's open folders where tree-io works; null: by path. */
   private readonly folders: FolderOpener | null;
-  /** The folders opened for the current batch's delegated files, by path, with the files read from each. */
-  private readonly opened = new Map<string, { readonly fd: number; readonly files: number[] }>();
+  private readonly readers: 'both' | 'worker' | 'main';
 
   constructor(
     private readonly job: TreeJob,
     private readonly thread: ReaderThread,
     private readonly confiner: Confiner,
     private readonly windowBytes: number,
-    /** The consumer agreed that a batch's bytes may be reused once it moves past the batch. */
+    /** The consumer agreed that a plan's bytes may be reused once it moves past the plan. */
     private readonly reuse: boolean,
     private readonly runtime: ReadTreeRuntime,
   ) {
     const io = runtime.openat === false ? null : treeIo();
     this.folders = io === null ? null : new FolderOpener(io);
-  }
-
-  /** The batch's files, in order; delegated files are read now (gone ones left out). */
-  filesOf(batch: Batch): TreeFile[] {
-    const own = new OwnSlabs(this.reuse ? this.spare : []);
-    this.own = own;
-    const files: TreeFile[] = [];
-    try {
-      for (const item of batchItems(batch)) {
-        const file = this.fileOf(item, batch, own, files.length);
-        if (file !== null) files.push(file);
-      }
-      this.proveFolders(files);
-    } finally {
-      this.closeFolders();
-    }
-    return files;
+    this.readers = runtime.readers ?? 'both';
   }
 
   /**
-   * As the worker does for its batches (TreeReader): the files read relative to a folder opened
-   * here are handed out only if the folder is still where it was proven, else refused and wiped.
+   * The plan's files in order (a path: read it when handing it out, readLate), or null when the
+   * job ended before the worker's part came (cancelled).
    */
-  private proveFolders(files: TreeFile[]): void {
-    const folders = this.folders;
-    if (folders === null) return;
-    for (const [path, folder] of this.opened) {
-      const refusal = folders.proveAgain(folder.fd, path, this.confiner);
-      if (refusal === null) continue;
-      for (const index of folder.files) {
-        const file = files[index] as TreeFile;
-        if (file.ok) file.bytes.fill(0);
-        files[index] = { ok: false, path: file.path, code: refusal };
+  async filesOf(plan: Plan): Promise<(TreeFile | string)[] | null> {
+    // Nothing is read after cancel(): the worker may have closed the plan's folders.
+    if (this.job.isCancelled) return null;
+    const files = new PlanFiles(plan);
+    const claims = new Claims(plan.claims);
+    const spare = this.reuse ? this.spare : [];
+    const slabs = new Slabs(SLAB_BYTES, () => spare.pop() ?? null);
+    this.slabs = slabs;
+    const own = new PartReader(files, this.folders, this.confiner, this.windowBytes);
+    let worker: PackedPart | null = null;
+    if (this.readers === 'worker') {
+      // The worker claims from the front until its byte bound; only what it leaves is read here.
+      worker = await this.job.part(plan.id);
+      if (worker === null) return null;
+    } else {
+      while (own.bytes < OWN_PART_BYTES) {
+        const index = claims.back();
+        if (index < 0) break;
+        this.runtime.beforeMainRead?.(files.paths[index] as string);
+        own.read(index, (length) => slabs.place(length));
       }
     }
-  }
-
-  private closeFolders(): void {
-    for (const { fd } of this.opened.values()) this.folders?.close(fd);
-    this.opened.clear();
-  }
-
-  /** A delegated file, relative to its folder opened here where tree-io works, else by path with the per-file proof. */
-  private readDelegated(path: string, own: OwnSlabs, index: number): ReadOutcome {
-    this.runtime.beforeDelegatedRead?.(path);
-    const place = (length: number): Slot => own.place(length);
-    const slash = path.lastIndexOf('/');
-    const folders = this.folders;
-    // A path that came over from the worker is held to the roots and the protected paths here too
-    // (readOneSync refuses it with the right code), as readOneSync holds every path it is given.
-    const plain = slash > 0 && this.confiner.isInsideRoots(path) && !this.confiner.isProtected(path);
-    if (folders === null || !plain) return readOneSync(path, this.confiner, this.windowBytes, place);
-    const dir = path.slice(0, slash);
-    let folder = this.opened.get(dir);
-    if (folder === undefined) {
-      const fd = folders.openByPath(dir);
-      if (fd === null) return readOneSync(path, this.confiner, this.windowBytes, place);
-      folder = { fd, files: [] };
-      this.opened.set(dir, folder);
+    const [lateFrom, lateTo] = claims.rest();
+    own.proveFolders();
+    this.job.readDone(plan.id + 1);
+    // The claims are settled: the worker's part is [0, frontTaken) and it posted one if that is not empty.
+    const taken = claims.frontTaken;
+    if (worker === null && taken > 0) {
+      worker = await this.job.part(plan.id);
+      if (worker === null) return null;
     }
-    const outcome = readAtSync(folders.io, folder.fd, path.slice(slash + 1), path, this.windowBytes, place);
-    if (outcome.kind === 'read') folder.files.push(index);
-    return outcome;
+    this.workerPart = worker;
+    const out: (TreeFile | string)[] = [];
+    for (let index = 0; index < files.count; index++) {
+      const path = files.paths[index] as string;
+      if (index < taken) {
+        const item = worker === null || index >= partCount(worker) ? ({ kind: 'failed', code: 'IO' } as const) : partItem(worker, index);
+        if (item.kind === 'read') out.push(fileOf(path, item.size, item.buffer, item.offset, item.length, this.windowBytes));
+        else if (item.kind === 'failed') out.push({ ok: false, path, code: item.code });
+      } else if (index >= lateFrom && index < lateTo) {
+        out.push(path);
+      } else {
+        const outcome = own.outcomes.get(index);
+        if (outcome === undefined) out.push({ ok: false, path, code: 'IO' });
+        else if (outcome.kind === 'read') out.push(fileOf(path, outcome.size, outcome.slot.view.buffer, outcome.slot.offset, outcome.length, this.windowBytes));
+        else if (outcome.kind === 'failed') out.push({ ok: false, path, code: outcome.code });
+      }
+    }
+    return out;
   }
 
-  /** The consumer has asked for what follows the batch: it is done with the batch's bytes. */
-  done(batch: Batch): void {
+  /** A file neither thread read ahead, read by path with the per-file proof; null when passed over (gone, a link now). */
+  readLate(path: string): TreeFile | null {
+    const outcome = readOneSync(path, this.confiner, this.windowBytes, (length) => ({ buffer: 0, view: new Uint8Array(length), offset: 0 }));
+    if (outcome.kind === 'skipped') return null;
+    if (outcome.kind === 'failed') return { ok: false, path, code: outcome.code };
+    return fileOf(path, outcome.size, outcome.slot.view.buffer, outcome.slot.offset, outcome.length, this.windowBytes);
+  }
+
+  /** The consumer has asked for what follows the plan: it is done with the plan's bytes. */
+  done(): void {
     if (!this.reuse) return;
-    this.thread.give(batch.buffers.filter((b) => b.byteLength === BATCH_BYTES));
-    this.own?.release();
-  }
-
-  /** What this thread spends per file besides reading (the search), and per file it reads, for the worker's split. */
-  reportCost(files: number, batchMs: number): void {
-    if (files === 0) return;
-    const perFile = Math.max(0, batchMs - this.readMs) / files;
-    this.consumeMs = smoothed(this.consumeMs, perFile);
-    Atomics.store(this.job.control, CONSUME_NS, Math.max(1, Math.round(this.consumeMs * 1e6)));
-    if (this.reads > 0) {
-      this.readCostMs = smoothed(this.readCostMs, this.readMs / this.reads);
-      Atomics.store(this.job.control, MAIN_READ_NS, Math.max(1, Math.round(this.readCostMs * 1e6)));
-    }
-    this.readMs = 0;
-    this.reads = 0;
+    if (this.workerPart !== null) this.thread.give(this.workerPart.buffers.filter((b) => b.byteLength === SLAB_BYTES));
+    this.workerPart = null;
+    for (const slab of this.slabs?.used ?? []) if (slab.length === SLAB_BYTES) this.spare.push(slab);
+    this.slabs = null;
   }
 
   stop(): void {
     if (this.job.isOver) return;
     this.job.cancel();
     this.thread.watchCancel();
-  }
-
-  /** The file of one item; `index`: where it will lie among the batch's files. */
-  private fileOf(item: BatchItem, batch: Batch, own: OwnSlabs, index: number): TreeFile | null {
-    switch (item.kind) {
-      case 'read':
-        return fileOf(item.path, item.size, batch.buffers[item.buffer] as ArrayBuffer, item.offset, item.length, this.windowBytes);
-      case 'failed':
-        return { ok: false, path: item.path, code: item.code };
-      case 'delegated': {
-        const started = performance.now();
-        const outcome = this.readDelegated(item.path, own, index);
-        this.readMs += performance.now() - started;
-        this.reads++;
-        if (outcome.kind === 'skipped') return null;
-        if (outcome.kind === 'failed') return { ok: false, path: item.path, code: outcome.code };
-        const { view, offset } = outcome.slot;
-        return fileOf(item.path, outcome.size, view.buffer, offset, outcome.length, this.windowBytes);
-      }
-      default:
-        return assertNever(item);
-    }
-  }
-}
-
-/** Places the delegated files of one batch in reused slabs (a window too big for one gets its own buffer). */
-class OwnSlabs {
-  private readonly used: Uint8Array<ArrayBuffer>[] = [];
-  private current: Uint8Array<ArrayBuffer> | null = null;
-  private filled = 0;
-
-  constructor(private readonly spare: Uint8Array<ArrayBuffer>[]) {}
-
-  place(length: number): Slot {
-    if (length > BATCH_BYTES) return { buffer: 0, view: new Uint8Array(length), offset: 0 };
-    if (this.current === null || length > BATCH_BYTES - this.filled) {
-      this.current = this.spare.pop() ?? new Uint8Array(BATCH_BYTES);
-      this.used.push(this.current);
-      this.filled = 0;
-    }
-    const slot = { buffer: 0, view: this.current, offset: this.filled };
-    this.filled += length;
-    return slot;
-  }
-
-  release(): void {
-    this.spare.push(...this.used);
   }
 }

@@ -1,6 +1,6 @@
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
-import type { Batch } from './tree-reader';
-import { CANCELLED, CONTROL_SLOTS, CREDITS, MAIN_WAITS, type JobError, type JobRequest, type WorkerReply, type WorkerSetup } from './tree-reader-protocol';
+import type { PackedPart, Plan } from './tree-reader-plan';
+import { CANCELLED, CONTROL_SLOTS, CREDITS, READ_DONE, type JobError, type JobRequest, type WorkerReply, type WorkerSetup } from './tree-reader-protocol';
 
 /**
  * The worker threads behind FileAccess.readTree. A worker is kept between searches: starting one
@@ -16,10 +16,9 @@ const MAX_WORKERS = 2;
 const IDLE_MS = 60_000;
 // A cancelled job ends within one file; a worker stuck longer (a hung network share) is terminated.
 const CANCEL_GRACE_MS = 2_000;
-// Batches read ahead of the search. With slabs of 256 KiB that is ~2 MiB of small files; a batch
-// holding one window of a big file is bounded by the window (8 MiB), so at most ~66 MiB, the
-// bound the per-file reads had before (READ_AHEAD_BYTES).
-const IN_FLIGHT = 8;
+// Plans posted ahead of the search. The worker's part of a plan stops at 4 MiB plus one window
+// (8 MiB), so what it reads ahead is bounded by ~48 MiB; typically (96 files of ~10 KiB) ~4 MiB.
+const IN_FLIGHT = 4;
 
 /** What a job request carries besides what the pool fills in. */
 export type JobSpec = Omit<JobRequest, 'job' | 'control'>;
@@ -41,11 +40,13 @@ function workerEntry(): URL {
 const SOURCE_ENTRY = './tree-reader-worker.mjs';
 const BUNDLED_ENTRY = './tree-reader-worker.js';
 
-/** The main thread's end of one job: batches queue here until the reader takes them. */
+/** The main thread's end of one job: plans and the worker's parts queue here until the reader takes them. */
 export class TreeJob {
   readonly control = new Int32Array(new SharedArrayBuffer(CONTROL_SLOTS * Int32Array.BYTES_PER_ELEMENT));
-  private readonly queue: Batch[] = [];
-  private waiting: { resolve(batch: Batch | null): void; reject(e: Error): void } | null = null;
+  private readonly plans: Plan[] = [];
+  private readonly parts = new Map<number, PackedPart>();
+  private waiting: { resolve(plan: Plan | null): void; reject(e: Error): void } | null = null;
+  private waitingPart: { readonly plan: number; resolve(part: PackedPart | null): void } | null = null;
   private outcome: { readonly error: Error | null } | null = null;
   private cancelled = false;
 
@@ -53,52 +54,84 @@ export class TreeJob {
     Atomics.store(this.control, CREDITS, IN_FLIGHT);
   }
 
-  /** Files the worker handed out (read, failed or delegated), once it reported the end. */
+  /** Files the worker planned (read by either thread, or failed), once it reported the end. */
   filesHandedOut: number | null = null;
 
-  /** The next batch, or null at the end (or after cancel). Hands the worker a credit per batch. */
-  take(): Promise<Batch | null> {
-    const batch = this.queue.shift();
-    if (batch !== undefined) {
+  /** The next plan, or null at the end (or after cancel). Hands the worker a credit per plan. */
+  take(): Promise<Plan | null> {
+    const plan = this.plans.shift();
+    if (plan !== undefined) {
       this.credit();
-      return Promise.resolve(batch);
+      return Promise.resolve(plan);
     }
     if (this.cancelled) return Promise.resolve(null);
     if (this.outcome !== null) return this.outcome.error === null ? Promise.resolve(null) : Promise.reject(this.outcome.error);
-    Atomics.add(this.control, MAIN_WAITS, 1); // the worker's split hears that this thread ran dry
     return new Promise((resolve, reject) => {
       this.waiting = { resolve, reject };
     });
   }
 
-  /** Stops the worker within one file; pending and later take()s answer null. */
+  /** The worker's part of plan `plan` (it posts one whenever it read any of the plan), or null once the job is over without it. */
+  part(plan: number): Promise<PackedPart | null> {
+    const part = this.parts.get(plan);
+    if (part !== undefined) {
+      this.parts.delete(plan);
+      return Promise.resolve(part);
+    }
+    if (this.isOver) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      this.waitingPart = { plan, resolve };
+    });
+  }
+
+  /** This thread reads from none of the first `plans` plans any more: the worker may close their folders. */
+  readDone(plans: number): void {
+    Atomics.store(this.control, READ_DONE, plans);
+    Atomics.notify(this.control, READ_DONE);
+  }
+
+  /** Stops the worker within one file; pending and later take()s answer null. This thread reads nothing of the job after it. */
   cancel(): void {
     if (this.cancelled || this.outcome !== null) return;
     this.cancelled = true;
-    this.queue.length = 0;
+    this.plans.length = 0;
+    this.parts.clear();
     Atomics.store(this.control, CANCELLED, 1);
     this.credit(); // wakes a worker waiting for credit, so it sees the flag now
+    Atomics.notify(this.control, READ_DONE); // … or one waiting to close folders
     this.settle(null);
+    this.settlePart(null);
   }
 
   get isOver(): boolean {
     return this.cancelled || this.outcome !== null;
   }
 
-  deliver(batch: Batch): void {
+  get isCancelled(): boolean {
+    return this.cancelled;
+  }
+
+  deliver(plan: Plan): void {
     if (this.cancelled) return;
     if (this.waiting !== null) {
       this.credit();
-      this.settle(batch);
+      this.settle(plan);
     } else {
-      this.queue.push(batch);
+      this.plans.push(plan);
     }
+  }
+
+  deliverPart(plan: number, part: PackedPart): void {
+    if (this.cancelled) return;
+    if (this.waitingPart?.plan === plan) this.settlePart(part);
+    else this.parts.set(plan, part);
   }
 
   finish(error: Error | null): void {
     if (this.outcome !== null) return;
     this.outcome = { error };
-    if (this.queue.length > 0 || this.cancelled) return;
+    this.settlePart(null);
+    if (this.plans.length > 0 || this.cancelled) return;
     if (error === null) this.settle(null);
     else {
       const waiting = this.waiting;
@@ -107,10 +140,16 @@ export class TreeJob {
     }
   }
 
-  private settle(batch: Batch | null): void {
+  private settle(plan: Plan | null): void {
     const waiting = this.waiting;
     this.waiting = null;
-    waiting?.resolve(batch);
+    waiting?.resolve(plan);
+  }
+
+  private settlePart(part: PackedPart | null): void {
+    const waiting = this.waitingPart;
+    this.waitingPart = null;
+    waiting?.resolve(part);
   }
 
   private credit(): void {
@@ -186,8 +225,12 @@ export class ReaderThread {
     this.replied = true;
     const job = this.current;
     if (job === null || reply.job !== job.id) return;
-    if (reply.kind === 'batch') {
-      job.deliver(reply.batch);
+    if (reply.kind === 'plan') {
+      job.deliver(reply.plan);
+      return;
+    }
+    if (reply.kind === 'part') {
+      job.deliverPart(reply.plan, reply.part);
       return;
     }
     job.filesHandedOut = reply.files;

@@ -1,10 +1,12 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { ConfinerSnapshot } from './confine';
-import type { Batch, BatchLimits, TreeReaderOptions } from './tree-reader';
+import type { TreeReaderOptions } from './tree-reader';
+import type { PackedPart, Plan } from './tree-reader-plan';
 
 /**
  * Messages between FileAccess.readTree (main thread) and tree-reader-worker.ts. Plain data only:
- * the worker rebuilds the Confiner from its snapshot and never sees a function or a handle.
+ * the worker rebuilds the Confiner from its snapshot and never sees a function. The folder
+ * descriptors in a plan are numbers valid in the whole process (tree-reader-plan.ts).
  */
 export interface JobRequest {
   readonly job: number;
@@ -12,15 +14,19 @@ export interface JobRequest {
   /** A folder that passed the full check on the main thread. */
   readonly start: string;
   readonly options: TreeReaderOptions;
-  readonly limits: BatchLimits;
-  /** Whether the main thread reads a share of the files itself (see tree-reader-worker.ts). */
-  readonly share: boolean;
-  /** Int32Array view: [CREDITS, CANCELLED, CONSUME_NS, MAIN_WAITS, MAIN_READ_NS]. Shared: neither waits for the other's event loop. */
+  /** Files per plan. */
+  readonly planFiles: number;
+  /** Whether the worker reads (claims from the front); false only in tests, where the main thread then reads every file. */
+  readonly workerReads: boolean;
+  /** Int32Array view: [CREDITS, CANCELLED, READ_DONE]. Shared: neither waits for the other's event loop. */
   readonly control: SharedArrayBuffer;
 }
 
 export type WorkerReply =
-  | { readonly kind: 'batch'; readonly job: number; readonly batch: Batch }
+  /** Files walked, not read yet: the main thread may start reading from the back at once. */
+  | { readonly kind: 'plan'; readonly job: number; readonly plan: Plan }
+  /** What the worker read of plan `plan`: indices [0, its count), proven. */
+  | { readonly kind: 'part'; readonly job: number; readonly plan: number; readonly part: PackedPart }
   /** The job is over (walk finished, cancelled, or failed); the worker takes the next one. */
   | { readonly kind: 'end'; readonly job: number; readonly error: JobError | null; readonly files: number };
 
@@ -36,17 +42,15 @@ export interface WorkerSetup {
   readonly recycle: MessagePort;
 }
 
-/** Batches the worker may send ahead of the main thread; it blocks (Atomics.wait) at zero. */
+/** Plans the worker may post ahead of the main thread; it stops walking at zero. */
 export const CREDITS = 0;
-/** Non-zero: stop after the current file and end the job. */
+/** Non-zero: stop after the current file and end the job. The main thread reads nothing more once it set it. */
 export const CANCELLED = 1;
-/** The main thread's cost per file of what it does besides reading (searching), in ns. */
-export const CONSUME_NS = 2;
-/** How often the main thread found no batch waiting (it then idles until one arrives). */
-export const MAIN_WAITS = 3;
 /**
- * The main thread's cost per file it reads itself (a delegated file), in ns: reading by path with
- * the per-file proof costs it about twice what a read relative to an open folder costs the worker.
+ * How many plans (from the first) the main thread is done reading from: the worker closes a plan's
+ * folders only then (or once the plan was read whole by the worker itself).
  */
-export const MAIN_READ_NS = 4;
-export const CONTROL_SLOTS = 5;
+export const READ_DONE = 2;
+export const CONTROL_SLOTS = 3;
+/** The slabs file windows are packed in, on both threads; the main thread gives slabs of this size back. */
+export const SLAB_BYTES = 256 * 1024;

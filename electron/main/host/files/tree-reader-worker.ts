@@ -1,130 +1,143 @@
 import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
 import { Confiner } from './confine';
 import { isErrno } from './errors';
-import { batchSize, TreeReader } from './tree-reader';
-import { CANCELLED, CONSUME_NS, CREDITS, MAIN_READ_NS, MAIN_WAITS, type JobError, type JobRequest, type WorkerReply, type WorkerSetup } from './tree-reader-protocol';
+import { TreeReader } from './tree-reader';
+import { FolderOpener } from './tree-reader-openat';
+import { Claims, packPart, PartReader, PlanFiles, planOf, Slabs } from './tree-reader-plan';
+import { CANCELLED, CREDITS, READ_DONE, SLAB_BYTES, type JobError, type JobRequest, type WorkerReply, type WorkerSetup } from './tree-reader-protocol';
+import { treeIo } from './tree-io';
 
 /**
- * Worker-thread entry of FileAccess.readTree: runs one job at a time, synchronously, posting each
- * batch with its buffers transferred (no copy). Between batches it waits for a credit from the
- * main thread (Atomics.wait: the thread has nothing else to do), so only a few batches are ever
- * held ahead of the search that consumes them.
+ * Worker-thread entry of FileAccess.readTree: runs one job at a time, synchronously. It walks one
+ * plan ahead of its reading, posts each plan before reading it (the main thread may start on it
+ * from the back at once), reads the plan's files from the front until the threads meet, and posts
+ * its part with the buffers transferred (no copy). tree-reader-plan.ts explains the split.
  */
 
 // Wake up now and then even without a notify: a lost wake-up costs at most this long.
 const WAIT_MS = 50;
-const FIRST_BATCH_FILES = 16;
+// The first plans are small, so that both threads start reading at once: 16, 32, 64, then full.
+const FIRST_PLAN_FILES = 16;
 const RAMP_STEPS = 3;
-// The main thread's share of the reading (see Share): where it starts, before anything is
-// measured, and its bounds.
-const SHARE_START = 0.4;
-const SHARE_MAX = 0.9;
-// Smoothing of the measured costs (weight of the newest batch).
-const SMOOTHING = 0.3;
-// The correction for what the cost model misses (message handling, turns of the event loop): moved
-// by this much per batch toward whichever thread had to wait, within ±CORRECTION_MAX.
-const CORRECTION_STEP = 0.02;
-const CORRECTION_MAX = 0.3;
+// Plans walked but not yet read by this thread: one, so the main thread can join a plan this
+// thread has not reached, and a walk never delays the reading of the plan in hand by more than one.
+const WALK_AHEAD = 1;
+// This thread's part of one plan ends at this many bytes (plus one window); the main thread reads
+// the rest. With the plans in flight (tree-reader-pool.ts) it bounds what is read ahead.
+const PART_BYTES = 4 * 1024 * 1024;
 
 const port = parentPort;
 if (port === null) throw new Error('tree-reader-worker.ts runs only as a worker thread');
 const { recycle } = workerData as WorkerSetup;
-
-/**
- * How many files the main thread reads itself (as 'delegated' items). On two cores one thread
- * reading alone is the bottleneck while the searching main thread waits; the split is set so that
- * both threads finish together. Per file, this thread spends w walking and r reading what it
- * keeps; the main thread spends s searching (it reports s in CONSUME_NS) and m reading what it is
- * given (MAIN_READ_NS; m ≈ 2r where this thread reads relative to open folders and the main
- * thread by path with the per-file proof). With a share f for the main thread:
- * w + (1 − f)·r = s + f·m, so f = (w + r − s) / (r + m). Measured instead of tuned: a literal
- * search of the benchmark corpus settles near 0.3, an ignoreCase one lower (its search costs more). A first version that nudged f up or down by the
- * main thread's backlog oscillated between 0 and 0.8 every ~30 batches (the backlog answers late).
- */
-class Share {
-  private fraction = SHARE_START;
-  private owed = 0;
-  private walkMs = -1;
-  private readMs = -1;
-  private correction = 0;
-  private mainWaits = 0;
-
-  constructor(private readonly control: Int32Array) {}
-
-  delegate(): boolean {
-    this.owed += this.fraction;
-    if (this.owed < 1) return false;
-    this.owed -= 1;
-    return true;
-  }
-
-  /**
-   * After each batch: `files` handed out in `batchMs`, of which `reads` read here in `readMs`;
-   * `waited`: this thread ran out of credit before it (the main thread was behind).
-   */
-  update(files: number, batchMs: number, reads: number, readMs: number, waited: boolean): void {
-    if (files === 0) return;
-    const mainWaits = Atomics.load(this.control, MAIN_WAITS);
-    const mainWaited = mainWaits !== this.mainWaits;
-    this.mainWaits = mainWaits;
-    if (waited !== mainWaited) this.correction += waited ? -CORRECTION_STEP : CORRECTION_STEP;
-    this.correction = Math.min(CORRECTION_MAX, Math.max(-CORRECTION_MAX, this.correction));
-    const walk = Math.max(0, batchMs - readMs) / files;
-    this.walkMs = this.walkMs < 0 ? walk : this.walkMs + SMOOTHING * (walk - this.walkMs);
-    if (reads > 0) {
-      const read = readMs / reads;
-      this.readMs = this.readMs < 0 ? read : this.readMs + SMOOTHING * (read - this.readMs);
-    }
-    const consumeNs = Atomics.load(this.control, CONSUME_NS);
-    if (this.readMs <= 0 || consumeNs <= 0) return; // nothing measured yet: keep the start value
-    const mainReadNs = Atomics.load(this.control, MAIN_READ_NS);
-    const mainReadMs = mainReadNs > 0 ? mainReadNs / 1e6 : this.readMs; // until it has read one: as here
-    const balanced = (this.walkMs + this.readMs - consumeNs / 1e6) / (this.readMs + mainReadMs);
-    this.fraction = Math.min(SHARE_MAX, Math.max(0, balanced + this.correction));
-  }
-}
 
 function reusedSlab(): Uint8Array<ArrayBuffer> | null {
   const received = receiveMessageOnPort(recycle as MessagePort);
   return received === undefined ? null : new Uint8Array(received.message as ArrayBuffer);
 }
 
+/** A plan posted to the main thread whose folders are not closed yet. */
+interface Posted {
+  readonly files: PlanFiles;
+  readonly claims: Claims;
+  readonly closeAfter: readonly number[];
+  /** This thread has read its part. */
+  read: boolean;
+}
+
+function post(reply: WorkerReply, transfer: ArrayBuffer[] = []): void {
+  port?.postMessage(reply, transfer);
+}
+
+function jobError(e: unknown): JobError {
+  return { code: isErrno(e) ? e.code : null, message: e instanceof Error ? e.message : String(e) };
+}
+
 function run(request: JobRequest): { readonly error: JobError | null; readonly files: number } {
   const control = new Int32Array(request.control);
   const stop = (): boolean => Atomics.load(control, CANCELLED) !== 0;
-  const share = request.share ? new Share(control) : null;
+  const confiner = Confiner.fromSnapshot(request.confiner);
+  const io = request.options.openat === false ? null : treeIo();
+  const folders = io === null ? null : new FolderOpener(io);
+  const posted: Posted[] = [];
+  const unread: Posted[] = [];
   let files = 0;
-  let posts = 0;
+  let error: JobError | null = null;
   let reader: TreeReader | null = null;
+
+  /** Closes the folders of the oldest plans the main thread no longer reads from (it is done, or the plan was read whole here). */
+  const release = (): void => {
+    const done = Atomics.load(control, READ_DONE);
+    for (let head = posted[0]; head !== undefined; head = posted[0]) {
+      const id = head.files.plan.id;
+      if (id >= done && !(head.read && head.claims.frontTaken === head.files.count)) return;
+      reader?.closeFolders(head.closeAfter);
+      posted.shift();
+    }
+  };
+
+  const readPart = (plan: Posted): void => {
+    plan.read = true;
+    const slabs = new Slabs(SLAB_BYTES, reusedSlab);
+    const part = new PartReader(plan.files, folders, confiner, request.options.windowBytes);
+    let taken = 0;
+    while (request.workerReads && part.bytes < PART_BYTES && !stop()) {
+      const index = plan.claims.front();
+      if (index < 0) break;
+      part.read(index, (length) => slabs.place(length));
+      taken++;
+    }
+    // Nothing claimed: the main thread read the whole plan and waits for no part.
+    if (taken === 0) return;
+    part.proveFolders();
+    const packed = packPart(part.outcomes, taken, []);
+    post({ kind: 'part', job: request.job, plan: plan.files.plan.id, part: packed }, [...packed.buffers, packed.numbers.buffer]);
+  };
+
   try {
-    reader = new TreeReader(Confiner.fromSnapshot(request.confiner), request.start, request.options, {
-      reuseSlab: reusedSlab,
-      ...(share === null ? {} : { delegate: () => share.delegate() }),
-    });
-    for (;;) {
-      const waited = Atomics.load(control, CREDITS) <= 0;
-      while (Atomics.load(control, CREDITS) <= 0 && !stop()) Atomics.wait(control, CREDITS, 0, WAIT_MS);
-      if (stop()) return { error: null, files };
-      const started = performance.now();
-      const [readsBefore, readMsBefore] = [reader.reads, reader.readMs];
-      // The first batches are small, so that the main thread starts searching (and reading its
-      // share) at once instead of waiting for a full batch: 16, 32, 64, then the full size.
-      const limits = posts < RAMP_STEPS ? { ...request.limits, files: Math.min(request.limits.files, FIRST_BATCH_FILES << posts) } : request.limits;
-      posts++;
-      const batch = reader.nextBatch(limits, stop);
-      if (batch === null) return { error: null, files };
-      const size = batchSize(batch);
-      share?.update(size, performance.now() - started, reader.reads - readsBefore, reader.readMs - readMsBefore, waited);
-      files += size;
-      Atomics.sub(control, CREDITS, 1);
-      const reply: WorkerReply = { kind: 'batch', job: request.job, batch };
-      port?.postMessage(reply, [...batch.buffers, batch.numbers.buffer]);
+    reader = new TreeReader(confiner, request.start, request.options);
+    let walkOver = false;
+    let id = 0;
+    while (!stop()) {
+      release();
+      if (!walkOver && unread.length <= WALK_AHEAD && Atomics.load(control, CREDITS) > 0) {
+        const limit = id < RAMP_STEPS ? Math.min(request.planFiles, FIRST_PLAN_FILES << id) : request.planFiles;
+        let walked = null;
+        try {
+          walked = reader.nextPlan(limit, stop);
+        } catch (e) {
+          // The plans posted so far are still read; the error ends the job after them.
+          error = jobError(e);
+        }
+        if (walked === null) {
+          walkOver = true;
+          continue;
+        }
+        const plan = planOf(id++, walked);
+        files += walked.paths.length;
+        Atomics.sub(control, CREDITS, 1);
+        post({ kind: 'plan', job: request.job, plan }, [plan.folders.buffer]);
+        const entry: Posted = { files: new PlanFiles(plan), claims: new Claims(plan.claims), closeAfter: walked.closeAfter, read: false };
+        posted.push(entry);
+        unread.push(entry);
+        continue;
+      }
+      const next = unread.shift();
+      if (next !== undefined) readPart(next);
+      else if (walkOver) break;
+      else Atomics.wait(control, CREDITS, 0, WAIT_MS);
     }
   } catch (e) {
-    return { error: { code: isErrno(e) ? e.code : null, message: e instanceof Error ? e.message : String(e) }, files };
+    error = jobError(e);
   } finally {
+    // A folder is closed only once the main thread reads from none of the plans listing its files:
+    // a closed descriptor's number could be reused by the next open under a reader.
+    for (release(); posted.length > 0 && !stop(); release()) {
+      Atomics.wait(control, READ_DONE, Atomics.load(control, READ_DONE), WAIT_MS);
+    }
+    for (const plan of posted.splice(0)) reader?.closeFolders(plan.closeAfter);
     reader?.close();
   }
+  return { error, files };
 }
 
 port.on('message', (request: JobRequest) => {

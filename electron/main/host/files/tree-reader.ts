@@ -32,8 +32,8 @@ export interface TreeReaderOptions {
   readonly respectIgnoreFiles: boolean;
   readonly includeHidden: boolean;
   /**
-   * Files to hand out at most (read, delegated, or reported unreadable). A delegated file that
-   * vanishes before the main thread opens it still counts: the bound is never exceeded.
+   * Files to hand out at most (read or reported unreadable). A planned file that vanishes before
+   * it is read still counts: the bound is never exceeded.
    */
   readonly maxFiles: number;
   /** Bytes read from the start of each file. */
@@ -56,9 +56,7 @@ export type BatchItem =
       readonly offset: number;
       readonly length: number;
     }
-  | { readonly kind: 'failed'; readonly path: string; readonly code: FileErrorCode }
-  /** Listed and checked but left for the receiving thread to read (readOneSync). */
-  | { readonly kind: 'delegated'; readonly path: string };
+  | { readonly kind: 'failed'; readonly path: string; readonly code: FileErrorCode };
 
 /**
  * A batch as it crosses threads: its buffers, plus the items packed into one string and one
@@ -77,7 +75,6 @@ export interface Batch {
 const FIELDS = 5;
 const KIND_READ = 0;
 const KIND_FAILED = 1;
-const KIND_DELEGATED = 2;
 // A code crosses as its number; a Record, so that a new FileErrorCode does not compile until numbered.
 const ERROR_NUMBER: Readonly<Record<FileErrorCode, number>> = {
   OUTSIDE_ROOTS: 0,
@@ -93,6 +90,15 @@ const ERROR_NUMBER: Readonly<Record<FileErrorCode, number>> = {
 };
 const ERROR_CODES = Object.keys(ERROR_NUMBER).sort((a, b) => ERROR_NUMBER[a as FileErrorCode] - ERROR_NUMBER[b as FileErrorCode]) as FileErrorCode[];
 
+/** A FileErrorCode as it crosses threads in a number array, and back. */
+export function errorNumber(code: FileErrorCode): number {
+  return ERROR_NUMBER[code];
+}
+
+export function errorCode(n: number): FileErrorCode {
+  return ERROR_CODES[n] ?? 'IO';
+}
+
 /** The items of a batch, in order. */
 export function batchItems(batch: Batch): BatchItem[] {
   const count = batchSize(batch);
@@ -105,10 +111,8 @@ export function batchItems(batch: Batch): BatchItem[] {
     const kind = n[at];
     if (kind === KIND_READ) {
       items.push({ kind: 'read', path, buffer: n[at + 1] as number, offset: n[at + 2] as number, length: n[at + 3] as number, size: n[at + 4] as number });
-    } else if (kind === KIND_FAILED) {
-      items.push({ kind: 'failed', path, code: ERROR_CODES[n[at + 1] as number] ?? 'IO' });
     } else {
-      items.push({ kind: 'delegated', path });
+      items.push({ kind: 'failed', path, code: errorCode(n[at + 1] as number) });
     }
   }
   return items;
@@ -122,7 +126,7 @@ export function batchSize(batch: Batch): number {
 export interface BatchLimits {
   /** End the batch once its content reaches this many bytes. */
   readonly bytes: number;
-  /** … or once it holds this many files (read, failed or delegated). */
+  /** … or once it holds this many files (read or failed). */
   readonly files: number;
   /** performance.now() after which the batch ends (main-thread time slices); none in a worker. */
   readonly deadline?: number;
@@ -131,8 +135,6 @@ export interface BatchLimits {
 export interface TreeReaderHooks {
   /** Files it refuses are passed over unread and uncounted (readTree's include option). */
   accept?: (path: string) => boolean;
-  /** Asked per file: true leaves the file to the consumer's thread (a 'delegated' item). */
-  delegate?(): boolean;
   /** A slab to fill, instead of a new allocation (one the consumer gave back); null for none. */
   reuseSlab?(): Uint8Array<ArrayBuffer> | null;
   /** Test seam: runs just before each file is opened (the security tests swap folders there). */
@@ -141,8 +143,8 @@ export interface TreeReaderHooks {
 
 /**
  * Opens one listed file with the full proof (openVerifiedForReadSync) and reads its first
- * `windowBytes` into the slot `place` gives for the size. Shared by the worker's reader and the
- * main thread's reads of delegated files, so both read under exactly the same checks.
+ * `windowBytes` into the slot `place` gives for the size. Shared by both threads' reads (a folder
+ * read by path, and a plan's late reads), so all read under exactly the same checks.
  */
 export function readOneSync(path: string, confiner: Confiner, windowBytes: number, place: (length: number) => Slot): ReadOutcome {
   const opened = openVerifiedForReadSync(path, confiner);
@@ -177,9 +179,6 @@ interface Frame {
 }
 
 export class TreeReader {
-  /** Time spent reading files on this thread (ms) and how many, when delegating (for the split). */
-  readMs = 0;
-  reads = 0;
   private readonly stack: Frame[] = [];
   private started = false;
   private remaining: number;
@@ -187,6 +186,8 @@ export class TreeReader {
   private readonly folders: FolderOpener | null;
   /** Folders left during the current batch, closed once it has proven them again. */
   private readonly leftInBatch: Frame[] = [];
+  /** Planning (the worker): folders left during the current plan, closed by the worker when both threads are done with it. */
+  private leftInPlan: number[] | null = null;
 
   constructor(
     private readonly confiner: Confiner,
@@ -207,10 +208,17 @@ export class TreeReader {
 
   /**
    * Closes the folders still open. Call when leaving the walk before its end (cancelled, maxFiles
-   * reached, an error); a walk that ran to its end has closed them already.
+   * reached, an error); a walk that ran to its end has closed them already. When planning, only
+   * once no thread reads from the plans any more.
    */
   close(): void {
     for (const frame of [...this.stack.splice(0), ...this.leftInBatch.splice(0)]) this.folders?.close(frame.fd);
+    this.closeFolders(this.leftInPlan?.splice(0) ?? []);
+  }
+
+  /** Closes folders a plan handed out (Plan.closeAfter). */
+  closeFolders(fds: readonly number[]): void {
+    for (const fd of fds) this.folders?.close(fd);
   }
 
   /**
@@ -220,11 +228,48 @@ export class TreeReader {
    * passes the folder over, as walk does) are thrown as the OS reported them.
    */
   nextBatch(limits: BatchLimits, stop: () => boolean): Batch | null {
+    const batch = new BatchBuilder(limits.bytes, this.hooks.reuseSlab);
+    this.walk(
+      stop,
+      (child, frame) => this.take(child, frame, batch),
+      () => batch.bytes >= limits.bytes || batch.files >= limits.files || (limits.deadline !== undefined && performance.now() >= limits.deadline),
+    );
+    this.proveBatchFolders(batch);
+    // An empty batch is not the end: a time slice can pass among folders that hold no files.
+    return batch.files === 0 && this.over(stop) ? null : batch.finish();
+  }
+
+  /**
+   * The next `files` files, walked and checked but not read (the worker's plans: tree-reader-plan.ts),
+   * or null when the walk is over. Each file's folder stays open until the plan's `closeAfter`
+   * (the folders left meanwhile) is given to closeFolders; errors as nextBatch.
+   */
+  nextPlan(files: number, stop: () => boolean): WalkedPlan | null {
+    const paths: string[] = [];
+    const folders: number[] = [];
+    this.leftInPlan ??= [];
+    this.walk(
+      stop,
+      (child, frame) => {
+        if (this.hooks.accept !== undefined && !this.hooks.accept(child.path)) return false;
+        paths.push(child.path);
+        folders.push(frame.fd);
+        return true;
+      },
+      () => paths.length >= files,
+    );
+    // At the end, the folders left stay with the reader: earlier plans may still be read from
+    // them, and close() comes after both threads are done.
+    if (paths.length === 0 && this.over(stop)) return null;
+    return { paths, folders, closeAfter: this.leftInPlan.splice(0) };
+  }
+
+  /** Walks on, giving each file to `take` (true: it counts toward maxFiles), until `full` or the end. */
+  private walk(stop: () => boolean, take: (child: WalkChild, frame: Frame) => boolean, full: () => boolean): void {
     if (!this.started) {
       this.started = true;
       this.enter(this.start, '', -1, IgnoreStack.empty(this.confiner.rules, this.options.ignoreCase));
     }
-    const batch = new BatchBuilder(limits.bytes, this.hooks.reuseSlab);
     while (this.remaining > 0 && !stop()) {
       const frame = this.stack[this.stack.length - 1];
       if (frame === undefined) break;
@@ -234,14 +279,13 @@ export class TreeReader {
         continue;
       }
       if (child.isDir) this.enter(child.path, child.name, frame.fd, frame.ignores);
-      else if (this.take(child, frame, batch)) this.remaining--;
-      if (batch.bytes >= limits.bytes || batch.files >= limits.files) break;
-      if (limits.deadline !== undefined && performance.now() >= limits.deadline) break;
+      else if (take(child, frame)) this.remaining--;
+      if (full()) break;
     }
-    this.proveBatchFolders(batch);
-    // An empty batch is not the end: a time slice can pass among folders that hold no files.
-    const over = this.remaining <= 0 || this.stack.length === 0 || stop();
-    return batch.files === 0 && over ? null : batch.finish();
+  }
+
+  private over(stop: () => boolean): boolean {
+    return this.remaining <= 0 || this.stack.length === 0 || stop();
   }
 
   /** Lists a folder (relative to its open parent where it can) and pushes its children. */
@@ -280,8 +324,11 @@ export class TreeReader {
   }
 
   private leave(frame: Frame): void {
-    // A folder the current batch read from stays open until the batch has proven it again.
-    if (frame.inBatch >= 0) this.leftInBatch.push(frame);
+    // A folder the current batch read from stays open until the batch has proven it again; one a
+    // plan lists files of, until both threads are done reading the plan.
+    if (this.leftInPlan !== null) {
+      if (frame.fd >= 0) this.leftInPlan.push(frame.fd);
+    } else if (frame.inBatch >= 0) this.leftInBatch.push(frame);
     else this.folders?.close(frame.fd);
   }
 
@@ -305,24 +352,14 @@ export class TreeReader {
   /** Adds one file to the batch; false when it was passed over (filtered out, gone, a link now). */
   private take(child: WalkChild, folder: Frame, batch: BatchBuilder): boolean {
     const path = child.path;
-    const { accept, delegate, beforeOpen } = this.hooks;
+    const { accept, beforeOpen } = this.hooks;
     if (accept !== undefined && !accept(path)) return false;
-    if (delegate !== undefined && delegate()) {
-      batch.delegated(path);
-      return true;
-    }
     beforeOpen?.(path);
-    const timed = delegate !== undefined;
-    const started = timed ? performance.now() : 0;
     const place = (length: number): Slot => batch.reserve(length);
     const relative = folder.fd >= 0 && this.folders !== null;
     const outcome = relative
       ? readAtSync(this.folders.io, folder.fd, child.name, path, this.options.windowBytes, place)
       : readOneSync(path, this.confiner, this.options.windowBytes, place);
-    if (timed) {
-      this.readMs += performance.now() - started;
-      this.reads++;
-    }
     switch (outcome.kind) {
       case 'skipped':
         return false;
@@ -336,6 +373,15 @@ export class TreeReader {
         return assertNever(outcome);
     }
   }
+}
+
+/** Files walked but not read (TreeReader.nextPlan). */
+export interface WalkedPlan {
+  readonly paths: string[];
+  /** Per file, its folder's descriptor (open until `closeAfter` is closed), or -1: read it by path. */
+  readonly folders: number[];
+  /** Folders the walk left during this plan: close them once no thread reads from this plan or an earlier one. */
+  readonly closeAfter: number[];
 }
 
 /**
@@ -388,12 +434,6 @@ class BatchBuilder {
   failed(path: string, code: FileErrorCode): void {
     this.paths.push(path);
     this.numbers.push(KIND_FAILED, ERROR_NUMBER[code], 0, 0, 0);
-    this.folderOf.push(-1);
-  }
-
-  delegated(path: string): void {
-    this.paths.push(path);
-    this.numbers.push(KIND_DELEGATED, 0, 0, 0, 0);
     this.folderOf.push(-1);
   }
 
