@@ -295,7 +295,7 @@ class WorkerConsumer {
         const index = claims.back();
         if (index < 0) break;
         this.runtime.beforeMainRead?.(files.paths[index] as string);
-        own.read(index, (length) => slabs.place(length));
+        own.read(index, slabs);
       }
     }
     const [lateFrom, lateTo] = claims.rest();

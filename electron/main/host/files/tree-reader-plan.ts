@@ -122,13 +122,14 @@ export class PartReader {
     private readonly windowBytes: number,
   ) {}
 
-  read(index: number, place: (length: number) => Slot): ReadOutcome {
+  read(index: number, slabs: Slabs): ReadOutcome {
     const path = this.files.paths[index] as string;
     const fd = this.files.plan.folders[index] as number;
     const slash = path.lastIndexOf('/');
     // A path from the other thread is held to the roots and protected paths before a relative
     // read (readOneSync refuses it with the right code), as readOneSync holds every path.
     const relative = fd >= 0 && this.folders !== null && slash > 0 && this.confiner.isInsideRoots(path) && !this.confiner.isProtected(path);
+    const place = (length: number): Slot => slabs.place(length);
     const outcome = relative
       ? readAtSync(this.folders.io, fd, path.slice(slash + 1), path, this.windowBytes, place)
       : readOneSync(path, this.confiner, this.windowBytes, place);
@@ -249,14 +250,16 @@ export class Slabs {
       this.used.push(own);
       return { buffer: 0, view: own, offset: 0 };
     }
-    if (this.current === null || length > this.slabBytes - this.filled) {
-      const reused = this.reuse();
-      this.current = reused !== null && reused.length >= this.slabBytes ? reused : new Uint8Array(this.slabBytes);
-      this.used.push(this.current);
-      this.filled = 0;
-    }
-    const slot = { buffer: 0, view: this.current, offset: this.filled };
+    if (this.current === null || length > this.slabBytes - this.filled) this.nextSlab();
+    const slot = { buffer: 0, view: this.current as Uint8Array<ArrayBuffer>, offset: this.filled };
     this.filled += length;
     return slot;
+  }
+
+  private nextSlab(): void {
+    const reused = this.reuse();
+    this.current = reused !== null && reused.length >= this.slabBytes ? reused : new Uint8Array(this.slabBytes);
+    this.used.push(this.current);
+    this.filled = 0;
   }
 }

@@ -83,7 +83,7 @@ function run(request: JobRequest): { readonly error: JobError | null; readonly f
     while (request.workerReads && part.bytes < PART_BYTES && !stop()) {
       const index = plan.claims.front();
       if (index < 0) break;
-      part.read(index, (length) => slabs.place(length));
+      part.read(index, slabs);
       taken++;
     }
     // Nothing claimed: the main thread read the whole plan and waits for no part.
@@ -115,7 +115,8 @@ function run(request: JobRequest): { readonly error: JobError | null; readonly f
         const plan = planOf(id++, walked);
         files += walked.paths.length;
         Atomics.sub(control, CREDITS, 1);
-        post({ kind: 'plan', job: request.job, plan }, [plan.folders.buffer]);
+        // Copied, not transferred: this thread reads from the plan too.
+        post({ kind: 'plan', job: request.job, plan });
         const entry: Posted = { files: new PlanFiles(plan), claims: new Claims(plan.claims), closeAfter: walked.closeAfter, read: false };
         posted.push(entry);
         unread.push(entry);
