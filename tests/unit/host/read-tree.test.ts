@@ -156,6 +156,23 @@ describe('readTree', () => {
     expect(pool.workers).toBe(1);
   });
 
+  it.runIf(process.platform === 'linux')('reads every file relative to its open folder on Linux, on both threads (none by path)', async () => {
+    manyFiles();
+    const pool = newPool();
+    const who: readonly ReadTreeRuntime['readers'][] = ['worker', 'main', 'both'];
+    for (const readers of who) {
+      let job: TreeJob | undefined;
+      expect(await collect(readTree('.', { windowBytes: 100 }, { pool, readers, onJob: (j) => (job = j) }))).toHaveLength(2000);
+      await waitUntil(() => !pool.busy, 2000);
+      // A descriptor the worker lost (a transferred, hence detached, array) sent it back to by-path reads.
+      expect(job?.reads).toEqual({ relative: 2000, byPath: 0 });
+    }
+    let job: TreeJob | undefined;
+    await collect(readTree('.', { windowBytes: 100 }, { pool, openat: false, onJob: (j) => (job = j) }));
+    await waitUntil(() => !pool.busy, 2000);
+    expect(job?.reads).toEqual({ relative: 0, byPath: 2000 });
+  });
+
   it.runIf(process.platform === 'linux')('opens relative to open folders on Linux, and closes every folder it opened, at the end or left early', async () => {
     manyFiles();
     const reader = new TreeReader(confinerOf(box), box.ws, { respectIgnoreFiles: true, includeHidden: false, maxFiles: 10, windowBytes: 100, ignoreCase: false });

@@ -284,7 +284,7 @@ class WorkerConsumer {
     const spare = this.reuse ? this.spare : [];
     const slabs = new Slabs(SLAB_BYTES, () => spare.pop() ?? null);
     this.slabs = slabs;
-    const own = new PartReader(files, this.folders, this.confiner, this.windowBytes);
+    const own = new PartReader(files, this.folders, this.confiner, this.windowBytes, this.job.reads);
     let worker: PackedPart | null = null;
     if (this.readers === 'worker') {
       // The worker claims from the front until its byte bound; only what it leaves is read here.
@@ -329,6 +329,7 @@ class WorkerConsumer {
 
   /** A file neither thread read ahead, read by path with the per-file proof; null when passed over (gone, a link now). */
   readLate(path: string): TreeFile | null {
+    this.job.reads.byPath++;
     const outcome = readOneSync(path, this.confiner, this.windowBytes, (length) => ({ buffer: 0, view: new Uint8Array(length), offset: 0 }));
     if (outcome.kind === 'skipped') return null;
     if (outcome.kind === 'failed') return { ok: false, path, code: outcome.code };

@@ -4,6 +4,7 @@ import type { Confiner } from './confine';
 import type { ReadOutcome, Slot } from './read-outcome';
 import { errorCode, errorNumber, readOneSync, type WalkedPlan } from './tree-reader';
 import type { FolderOpener } from './tree-reader-openat';
+import type { ReadCounts } from './tree-reader-protocol';
 import { readAtSync } from './tree-reader-openat';
 
 /**
@@ -120,6 +121,8 @@ export class PartReader {
     private readonly folders: FolderOpener | null,
     private readonly confiner: Confiner,
     private readonly windowBytes: number,
+    /** Counts each read by how it was made (tests: on Linux nothing goes by path). */
+    private readonly counts: ReadCounts,
   ) {}
 
   read(index: number, slabs: Slabs): ReadOutcome {
@@ -130,6 +133,8 @@ export class PartReader {
     // read (readOneSync refuses it with the right code), as readOneSync holds every path.
     const relative = fd >= 0 && this.folders !== null && slash > 0 && this.confiner.isInsideRoots(path) && !this.confiner.isProtected(path);
     const place = (length: number): Slot => slabs.place(length);
+    if (relative) this.counts.relative++;
+    else this.counts.byPath++;
     const outcome = relative
       ? readAtSync(this.folders.io, fd, path.slice(slash + 1), path, this.windowBytes, place)
       : readOneSync(path, this.confiner, this.windowBytes, place);

@@ -1,6 +1,6 @@
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import type { PackedPart, Plan } from './tree-reader-plan';
-import { CANCELLED, CONTROL_SLOTS, CREDITS, READ_DONE, type JobError, type JobRequest, type WorkerReply, type WorkerSetup } from './tree-reader-protocol';
+import { CANCELLED, CONTROL_SLOTS, CREDITS, READ_DONE, type JobError, type JobRequest, type ReadCounts, type WorkerReply, type WorkerSetup } from './tree-reader-protocol';
 
 /**
  * The worker threads behind FileAccess.readTree. A worker is kept between searches: starting one
@@ -56,6 +56,8 @@ export class TreeJob {
 
   /** Files the worker planned (read by either thread, or failed), once it reported the end. */
   filesHandedOut: number | null = null;
+  /** How the files were read, by both threads (the worker's part counted once it reported the end). */
+  readonly reads: ReadCounts = { relative: 0, byPath: 0 };
 
   /** The next plan, or null at the end (or after cancel). Hands the worker a credit per plan. */
   take(): Promise<Plan | null> {
@@ -234,6 +236,8 @@ export class ReaderThread {
       return;
     }
     job.filesHandedOut = reply.files;
+    job.reads.relative += reply.reads.relative;
+    job.reads.byPath += reply.reads.byPath;
     job.finish(reply.error === null ? null : jobErrorOf(reply.error));
     this.current = null;
     if (this.graceTimer !== null) clearTimeout(this.graceTimer);

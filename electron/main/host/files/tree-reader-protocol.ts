@@ -28,7 +28,13 @@ export type WorkerReply =
   /** What the worker read of plan `plan`: indices [0, its count), proven. */
   | { readonly kind: 'part'; readonly job: number; readonly plan: number; readonly part: PackedPart }
   /** The job is over (walk finished, cancelled, or failed); the worker takes the next one. */
-  | { readonly kind: 'end'; readonly job: number; readonly error: JobError | null; readonly files: number };
+  | { readonly kind: 'end'; readonly job: number; readonly error: JobError | null; readonly files: number; readonly reads: ReadCounts };
+
+/** How a thread read the files it claimed: relative to their open folder (tree-io), or by path with the per-file proof. */
+export interface ReadCounts {
+  relative: number;
+  byPath: number;
+}
 
 export interface JobError {
   /** The errno name (EIO, EMFILE …) when the OS reported one. */

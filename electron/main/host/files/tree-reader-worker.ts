@@ -4,7 +4,7 @@ import { isErrno } from './errors';
 import { TreeReader } from './tree-reader';
 import { FolderOpener } from './tree-reader-openat';
 import { Claims, packPart, PartReader, PlanFiles, planOf, Slabs } from './tree-reader-plan';
-import { CANCELLED, CREDITS, READ_DONE, SLAB_BYTES, type JobError, type JobRequest, type WorkerReply, type WorkerSetup } from './tree-reader-protocol';
+import { CANCELLED, CREDITS, READ_DONE, SLAB_BYTES, type JobError, type JobRequest, type ReadCounts, type WorkerReply, type WorkerSetup } from './tree-reader-protocol';
 import { treeIo } from './tree-io';
 
 /**
@@ -52,7 +52,7 @@ function jobError(e: unknown): JobError {
   return { code: isErrno(e) ? e.code : null, message: e instanceof Error ? e.message : String(e) };
 }
 
-function run(request: JobRequest): { readonly error: JobError | null; readonly files: number } {
+function run(request: JobRequest): { readonly error: JobError | null; readonly files: number; readonly reads: ReadCounts } {
   const control = new Int32Array(request.control);
   const stop = (): boolean => Atomics.load(control, CANCELLED) !== 0;
   const confiner = Confiner.fromSnapshot(request.confiner);
@@ -61,6 +61,7 @@ function run(request: JobRequest): { readonly error: JobError | null; readonly f
   const posted: Posted[] = [];
   const unread: Posted[] = [];
   let files = 0;
+  const reads: ReadCounts = { relative: 0, byPath: 0 };
   let error: JobError | null = null;
   let reader: TreeReader | null = null;
 
@@ -78,7 +79,7 @@ function run(request: JobRequest): { readonly error: JobError | null; readonly f
   const readPart = (plan: Posted): void => {
     plan.read = true;
     const slabs = new Slabs(SLAB_BYTES, reusedSlab);
-    const part = new PartReader(plan.files, folders, confiner, request.options.windowBytes);
+    const part = new PartReader(plan.files, folders, confiner, request.options.windowBytes, reads);
     let taken = 0;
     while (request.workerReads && part.bytes < PART_BYTES && !stop()) {
       const index = plan.claims.front();
@@ -138,11 +139,11 @@ function run(request: JobRequest): { readonly error: JobError | null; readonly f
     for (const plan of posted.splice(0)) reader?.closeFolders(plan.closeAfter);
     reader?.close();
   }
-  return { error, files };
+  return { error, files, reads };
 }
 
 port.on('message', (request: JobRequest) => {
-  const { error, files } = run(request);
-  const reply: WorkerReply = { kind: 'end', job: request.job, error, files };
+  const { error, files, reads } = run(request);
+  const reply: WorkerReply = { kind: 'end', job: request.job, error, files, reads };
   port.postMessage(reply);
 });
