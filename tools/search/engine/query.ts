@@ -31,7 +31,7 @@ export interface Query {
   readonly utf8Finder: ((hay: Buffer) => Finder) | null;
   /**
    * Where the pattern matches in one decoded line (no line terminator), or null. With
-   * `wantSpan` false a regex may answer { start: 0, end: 0 } for "somewhere" (cheaper).
+   * `wantSpan` false it may answer { start: 0, end: 0 } for "somewhere" (cheaper).
    */
   match(line: string, wantSpan: boolean): Span | null;
 }
@@ -94,9 +94,10 @@ function fixedQuery(pattern: string, ignoreCase: boolean): Query {
     return {
       prefilter,
       ...finders,
-      match(line) {
+      match(line, wantSpan) {
         const at = line.indexOf(pattern);
-        return at < 0 ? null : { start: at, end: at + pattern.length };
+        // Most lines are short and shown whole: no span object per hit then.
+        return at < 0 ? null : wantSpan ? { start: at, end: at + pattern.length } : SOMEWHERE;
       },
     };
   }

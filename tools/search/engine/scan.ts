@@ -136,9 +136,20 @@ export function scanBytes(
         cursor = end;
         break;
       }
-      const before = p === cursor ? -1 : hay.lastIndexOf(NL, p - 1);
-      const ls = before < cursor ? cursor : before + 1;
-      const le = lineEnd(hay, p, end);
+      // The line holding p, found by walking the newlines since the last line counted (up to the
+      // candidate only: counting all newlines up front would be a second pass over every file,
+      // most of which have no candidate at all). The walk numbers the line, finds its start (the
+      // last newline before p) and its end (the first one after) in one pass: on dense matches
+      // (Korean reports, a hit every few lines) a separate search for each end cost as much.
+      let ls = counted;
+      let nl = hay.indexOf(NL, counted);
+      while (nl >= 0 && nl < p) {
+        lineNo++;
+        ls = nl + 1;
+        nl = hay.indexOf(NL, ls);
+      }
+      counted = ls;
+      const le = nl < 0 || nl >= end ? end : nl;
       const missing = companions === null ? -1 : companions.missing(ls, le);
       if (missing >= end) {
         cursor = end;
@@ -149,10 +160,6 @@ export function scanBytes(
         cursor = Math.max(le + 1, hay.lastIndexOf(NL, missing - 1) + 1);
         continue;
       }
-      // Line numbers only where a line is looked at: counting all newlines up front would be a
-      // second pass over every file, most of which have no candidate at all.
-      lineNo += countNewlines(hay, counted, ls);
-      counted = ls;
       checkLine(hay, ls, le, lineNo, decoder, query, hits);
       cursor = le + 1;
     }
