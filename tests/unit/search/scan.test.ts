@@ -4,7 +4,8 @@ import { RE2JS } from 're2js';
 import { describe, expect, it } from 'vitest';
 import { decodeText, looksBinary } from '../../../tools/kit/text-decoding';
 import { excerpt } from '../../../tools/search/engine/format';
-import { isValidUtf8 } from '../../../tools/search/engine/line-decoder';
+import { isValidUtf8, LineDecoder } from '../../../tools/search/engine/line-decoder';
+import { prng } from '../../helpers/prng';
 import { compileQuery, type Query } from '../../../tools/search/engine/query';
 import { LONG_LINE, scanBytes, scanText, type LineHit, type ScanState } from '../../../tools/search/engine/scan';
 import { isBinary } from '../../../tools/search/engine/search-files';
@@ -107,6 +108,38 @@ describe('scanBytes on UTF-8 known to be UTF-8', () => {
     looked = 0;
     expect(scan(file, counting, 1000, { utf8: true })).toEqual([]);
     expect(looked).toBe(0);
+  });
+});
+
+describe('LineDecoder on well-formed UTF-8 (its own decoder)', () => {
+  const pieces = ['a', 'Z', ' ', '\t', 'é', 'ß', '개인정보', '한', '€', '中', '😀', '𝄞', '\u0800', '\uffff', '\u0080', '\u07ff'];
+
+  it('decodes every line as Buffer#toString does, 1- to 4-byte sequences alike', () => {
+    const rand = prng(7);
+    for (let round = 0; round < 300; round++) {
+      const parts: string[] = [];
+      for (let i = Math.floor(rand() * 40); i > 0; i--) parts.push(pieces[Math.floor(rand() * pieces.length)] as string);
+      const line = `${parts.join('')}x`;
+      const bytes = Buffer.from(`${line}\n`);
+      const decoder = new LineDecoder(bytes, null, { utf8: true });
+      expect(decoder.decode(0, bytes.length - 1)).toBe(line);
+      expect(decoder.decided).toBe(/^[\x00-\x7f]*$/.test(line) ? null : 'utf-8'); // an ASCII line decides nothing
+    }
+  });
+
+  it('leaves a sequence cut off at the end of a window to the native decoder (U+FFFD)', () => {
+    const whole = Buffer.from('보고서\n');
+    const cut = whole.subarray(0, 8); // 보고 and the first two bytes of 서
+    expect(isValidUtf8(cut)).toBe(true); // a cut-off end is accepted: the window may continue
+    expect(new LineDecoder(cut, null).decode(0, cut.length)).toBe(cut.toString('utf8'));
+    expect(new LineDecoder(cut, null).decode(0, cut.length)).toContain('\ufffd');
+  });
+
+  it('does not trust a UTF-8 BOM: bad bytes after it still show as U+FFFD', () => {
+    const bytes = Buffer.concat([Buffer.from('개인'), Buffer.from([0xff, 0xfe]), Buffer.from('정보')]);
+    const decoder = new LineDecoder(bytes, 'utf-8', { utf8: false });
+    expect(decoder.decode(0, bytes.length)).toBe(bytes.toString('utf8'));
+    expect(decoder.decode(0, bytes.length)).toContain('\ufffd');
   });
 });
 
