@@ -4,8 +4,12 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TreeFile } from '../../electron/common/file-access';
+import { Confiner } from '../../electron/main/host/files/confine';
 import { readTreeConfined } from '../../electron/main/host/files/read-tree';
 import { readOneSync } from '../../electron/main/host/files/tree-reader';
+import { treeIo, type TreeIo } from '../../electron/main/host/files/tree-io';
+import { FolderOpener } from '../../electron/main/host/files/tree-reader-openat';
+import { PartReader, PlanFiles, planOf, Slabs } from '../../electron/main/host/files/tree-reader-plan';
 import { collect, confinerOf, makeSandbox, type Sandbox } from '../unit/host/sandbox';
 
 /**
@@ -192,6 +196,36 @@ describe('readTree confinement', () => {
     expect(readOneSync(box.secret, confinerOf(box), 100, place)).toEqual({ kind: 'failed', code: 'OUTSIDE_ROOTS' });
     expect(readOneSync(path.join(box.protectedInside, 'ledger.db'), confinerOf(box), 100, place)).toEqual({ kind: 'failed', code: 'FORBIDDEN' });
     expect(readOneSync(path.join(box.ws, 'a.txt'), confinerOf(box), 100, place)).toMatchObject({ kind: 'read', size: 6, length: 6 });
+  });
+
+  it.runIf(relative)('reads no protected or outside file a plan lists, relative or not (as if handed over by a worker)', () => {
+    // box.protectedInside lies inside the workspace; its files may not be read even where the
+    // folder descriptor came from elsewhere (a plan's folder, opened by the worker).
+    const io = treeIo() as TreeIo;
+    const folders = new FolderOpener(io);
+    const ledger = path.join(box.protectedInside, 'ledger.db');
+    writeFileSync(ledger, SECRET);
+    // A protected file (not only folders): its folder as a whole is not plain.
+    const keyFile = path.join(box.ws, 'keys', 'seal.key');
+    mkdirSync(path.dirname(keyFile));
+    writeFileSync(keyFile, SECRET);
+    const base = confinerOf(box);
+    const confiner = new Confiner({ rules: base.rules, realRoots: [box.ws], lexicalRoots: [box.ws], protectedPaths: [box.auditDir, box.protectedInside, keyFile] });
+    const cases: readonly [string, string][] = [
+      [path.join(box.ws, 'a.txt'), 'read'],
+      [ledger, 'FORBIDDEN'],
+      [keyFile, 'FORBIDDEN'],
+      [box.secret, 'OUTSIDE_ROOTS'],
+    ];
+    for (const [file, expected] of cases) {
+      const fd = folders.openByPath(path.dirname(file)) ?? -1;
+      const walked = { paths: [file], folders: [fd], closeAfter: [] };
+      const reader = new PartReader(new PlanFiles(planOf(0, walked)), folders, confiner, 100, { relative: 0, byPath: 0 });
+      const outcome = reader.read(0, new Slabs(1024, () => null));
+      reader.proveFolders();
+      folders.close(fd);
+      expect(outcome.kind === 'failed' ? outcome.code : outcome.kind).toBe(expected);
+    }
   });
 
   it.each(readings)('reads nothing outside while another thread keeps swapping a folder and a link (worker thread, $name)', async ({ openat }) => {

@@ -115,6 +115,8 @@ export class PartReader {
   bytes = 0;
   /** Folders read relative to: descriptor → the indices read from it. */
   private readonly fromFolder = new Map<number, number[]>();
+  /** Per folder descriptor: whether every entry of it is inside the roots and unprotected (isPlain). */
+  private readonly plainFolder = new Map<number, boolean>();
 
   constructor(
     private readonly files: PlanFiles,
@@ -131,7 +133,7 @@ export class PartReader {
     const slash = path.lastIndexOf('/');
     // A path from the other thread is held to the roots and protected paths before a relative
     // read (readOneSync refuses it with the right code), as readOneSync holds every path.
-    const relative = fd >= 0 && this.folders !== null && slash > 0 && this.confiner.isInsideRoots(path) && !this.confiner.isProtected(path);
+    const relative = fd >= 0 && this.folders !== null && slash > 0 && this.isPlain(path, slash, fd);
     const place = (length: number): Slot => slabs.place(length);
     if (relative) this.counts.relative++;
     else this.counts.byPath++;
@@ -148,6 +150,21 @@ export class PartReader {
     }
     this.outcomes.set(index, outcome);
     return outcome;
+  }
+
+  /**
+   * Whether `path` lies inside the roots and is not protected. Asked of its folder once per part
+   * where no protected path lies at, above or below the folder (then none of its entries is one);
+   * of each file otherwise. The per-file check cost ~0.8 µs a file on each thread.
+   */
+  private isPlain(path: string, slash: number, fd: number): boolean {
+    let plain = this.plainFolder.get(fd);
+    if (plain === undefined) {
+      const dir = path.slice(0, slash);
+      plain = this.confiner.isInsideRoots(dir) && !this.confiner.isProtected(dir) && !this.confiner.hasProtectedWithin(dir);
+      this.plainFolder.set(fd, plain);
+    }
+    return plain || (this.confiner.isInsideRoots(path) && !this.confiner.isProtected(path));
   }
 
   /** Proves each folder read from again; the files of one not where it was proven are refused. */
