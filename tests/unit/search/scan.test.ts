@@ -96,6 +96,26 @@ describe('scanBytes on UTF-8 known to be UTF-8', () => {
     expect(ascii.utf8Finder).toBe(ascii.finder);
   });
 
+  it('records a short line found by the whole-pattern needle without checking it, and checks every other', () => {
+    expect(query('개인정보', { fixedString: true }).needleIsMatch).toBe(true);
+    expect(query('개인\n정보', { fixedString: true }).needleIsMatch).toBe(false);
+    expect(query('개인정보', { fixedString: true, ignoreCase: true }).needleIsMatch).toBe(false);
+    expect(query('개인정보').needleIsMatch).toBe(false); // a regex, even one that is all literal
+    const q = query('개인정보', { fixedString: true });
+    let looked = 0;
+    const counting: Query = { ...q, match: (line, wantSpan) => (looked++, q.match(line, wantSpan)) };
+    const long = `${'가'.repeat(400)} 개인정보 끝`;
+    const file = Buffer.from(`회의록\n고객 개인정보 목록\n${long}\n`);
+    expect(lines(scan(file, counting, 1000, { utf8: true }))).toEqual([
+      [2, '고객 개인정보 목록'],
+      [3, long],
+    ]);
+    expect(looked).toBe(1); // only the long line, for the span of its excerpt
+    // Folded: the needle is a piece of the pattern; every candidate is checked.
+    const folded = query('kelvin개', { fixedString: true, ignoreCase: true });
+    expect(lines(scan(Buffer.from('xelvin개\nKELVIN개\n'), folded, 1000, { utf8: true }))).toEqual([[2, 'KELVIN개']]);
+  });
+
   it('does not even look at a line that only the CP949 needle finds', () => {
     // '똠' is 8C 63 in CP949; in UTF-8, 'れ' ends with 8C and 'c' follows: the CP949 needle occurs.
     const file = Buffer.from('れc\n');
@@ -260,6 +280,7 @@ describe('the byte path agrees with decoding the whole file and testing every li
     ['kelvin', true, true],
     ['sum', true, false],
     ['개인정보', false, true],
+    ['똠방', false, true],
     ['짜', false, false],
     ['c', false, true],
     ['read\\w+Sync', false, false],
@@ -274,7 +295,7 @@ describe('the byte path agrees with decoding the whole file and testing every li
   let seed = 3;
   const rand = (): number => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
 
-  it('on 300 generated files × 14 patterns', () => {
+  it('on 300 generated files × 15 patterns', () => {
     for (let f = 0; f < 300; f++) {
       const lineCount = 1 + Math.floor(rand() * 12);
       const out: string[] = [];

@@ -30,6 +30,12 @@ export interface Query {
    */
   readonly utf8Finder: ((hay: Buffer) => Finder) | null;
   /**
+   * The UTF-8 needle is the whole pattern (a case-sensitive fixed string without line breaks):
+   * where utf8Finder finds it in well-formed UTF-8, the line matches, and a short line (shown
+   * whole) needs no check.
+   */
+  readonly needleIsMatch: boolean;
+  /**
    * Where the pattern matches in one decoded line (no line terminator), or null. With
    * `wantSpan` false it may answer { start: 0, end: 0 } for "somewhere" (cheaper).
    */
@@ -72,6 +78,7 @@ function re2Query(re: RE2JS, prefilter: Prefilter | null): Query {
   return {
     prefilter,
     ...findersFor(prefilter),
+    needleIsMatch: false,
     match(line, wantSpan) {
       if (!re.test(line)) return null;
       if (!wantSpan) return SOMEWHERE;
@@ -91,9 +98,12 @@ function fixedQuery(pattern: string, ignoreCase: boolean): Query {
   const prefilter = prefilterForFixed(pattern, ignoreCase);
   const finders = findersFor(prefilter);
   if (!ignoreCase) {
+    const whole = new TextEncoder().encode(pattern);
+    const first = prefilter?.needles[0]?.bytes;
     return {
       prefilter,
       ...finders,
+      needleIsMatch: first !== undefined && Buffer.from(first).equals(whole) && !/[\r\n]/.test(pattern),
       match(line, wantSpan) {
         const at = line.indexOf(pattern);
         // Most lines are short and shown whole: no span object per hit then.
@@ -106,6 +116,7 @@ function fixedQuery(pattern: string, ignoreCase: boolean): Query {
     return {
       prefilter,
       ...finders,
+      needleIsMatch: false,
       match(line) {
         const at = foldAscii(line).indexOf(folded);
         return at < 0 ? null : { start: at, end: at + pattern.length };

@@ -83,14 +83,19 @@ function countNewlines(hay: Buffer, from: number, to: number): number {
   return n;
 }
 
+/** The span of a short line's match, which is shown whole: where does not matter. */
+const SHOWN_WHOLE: Span = { start: 0, end: 0 };
+
 /**
- * Decodes the line [ls, le) (without a trailing CR) and records it if the query matches. A
+ * Decodes the line [ls, le) (without a trailing CR) and records it if the query matches; with
+ * `certain` (Query.needleIsMatch on well-formed UTF-8) a short line is recorded unchecked. A
  * module function rather than a closure per scanBytes call: one is made for every file.
  */
-function checkLine(hay: Buffer, ls: number, le: number, line: number, decoder: LineDecoder, query: Query, hits: LineHit[]): void {
+function checkLine(hay: Buffer, ls: number, le: number, line: number, decoder: LineDecoder, query: Query, hits: LineHit[], certain: boolean): void {
   const textEnd = le > ls && hay[le - 1] === CR ? le - 1 : le;
   const text = decoder.decode(ls, textEnd);
-  const span = query.match(text, text.length > LONG_LINE);
+  const long = text.length > LONG_LINE;
+  const span = certain && !long ? SHOWN_WHOLE : query.match(text, long);
   if (span !== null) hits.push({ line, text, span });
 }
 
@@ -119,7 +124,9 @@ export function scanBytes(
   }
   const decoder = new LineDecoder(hay, state.encoding, state.whole);
   // Asked only where it changes the finder (a non-ASCII pattern): the check costs ~4 ms per 28 MB.
-  const makeFinder = query.utf8Finder !== query.finder && state.whole?.utf8 === true ? query.utf8Finder : query.finder;
+  const wellFormed = query.utf8Finder !== query.finder && state.whole?.utf8 === true;
+  const makeFinder = wellFormed ? query.utf8Finder : query.finder;
+  const certain = wellFormed && query.needleIsMatch;
   state.whole = undefined;
   const limit = hits.length + maxHits;
   let lineNo = state.firstLine;
@@ -160,14 +167,14 @@ export function scanBytes(
         cursor = Math.max(le + 1, hay.lastIndexOf(NL, missing - 1) + 1);
         continue;
       }
-      checkLine(hay, ls, le, lineNo, decoder, query, hits);
+      checkLine(hay, ls, le, lineNo, decoder, query, hits, certain);
       cursor = le + 1;
     }
   } else {
     // Every line goes to the regex; line numbers simply count up.
     while (cursor < end && hits.length < limit) {
       const le = lineEnd(hay, cursor, end);
-      checkLine(hay, cursor, le, lineNo, decoder, query, hits);
+      checkLine(hay, cursor, le, lineNo, decoder, query, hits, false);
       lineNo++;
       cursor = le + 1;
       counted = Math.min(cursor, end);
