@@ -10,6 +10,7 @@ import { readOneSync } from '../../electron/main/host/files/tree-reader';
 import { treeIo, type TreeIo } from '../../electron/main/host/files/tree-io';
 import { FolderOpener } from '../../electron/main/host/files/tree-reader-openat';
 import { PartReader, PlanFiles, planOf, Slabs } from '../../electron/main/host/files/tree-reader-plan';
+import { PAUSED, RESUMED } from '../../electron/main/host/files/tree-reader-protocol';
 import { collect, confinerOf, makeSandbox, type Sandbox } from '../unit/host/sandbox';
 
 /**
@@ -131,19 +132,46 @@ describe('readTree confinement', () => {
     expect(content(files)).toBe('inside\n\n\n');
   });
 
-  it.each(readings)('refuses what this thread read of a delegated folder swapped for a link while it read ($name)', async ({ openat }) => {
+  it.runIf(relative)('hands out nothing the worker read of a folder moved out of the roots between its reads and its proof', async () => {
+    const { inside } = twinFolders(box, ['1.txt', '2.txt', '3.txt']);
+    const moved = path.join(box.outside, 'moved');
+    // The worker reads everything (this thread only searches); it stops after its second file
+    // (d/1.txt, after a.txt), and the folder leaves the roots before it reads on and proves.
+    const pause = new Int32Array(new SharedArrayBuffer(8));
+    pause[0] = 2;
+    const options = { windowBytes: 1 << 16, includeHidden: true, respectIgnoreFiles: false };
+    const runtime = { readers: 'worker' as const, workerPause: pause.buffer as SharedArrayBuffer };
+    const reading = collect(readTreeConfined(confinerOf(box), '.', options, { ignoreCase: false, maxReadBytes: 1 << 20 }, runtime));
+    for (const started = Date.now(); Atomics.load(pause, 1) !== PAUSED; ) {
+      if (Date.now() - started > 4000) throw new Error('the worker did not pause');
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    renameSync(inside, moved);
+    Atomics.store(pause, 1, RESUMED);
+    Atomics.notify(pause, 1);
+    const files = await reading;
+    expect(files.map((f) => [path.relative(box.ws, f.path), f.ok ? 'read' : f.code])).toEqual([
+      ['a.txt', 'read'],
+      ['d/1.txt', 'OUTSIDE_ROOTS'],
+      ['d/2.txt', 'OUTSIDE_ROOTS'],
+      ['d/3.txt', 'OUTSIDE_ROOTS'],
+    ]);
+    expect(content(files)).toBe('inside\n\n\n');
+  });
+
+  it.each(readings)('refuses what this thread read from a folder swapped for a link while it read ($name)', async ({ openat }) => {
     const names = Array.from({ length: 40 }, (_, i) => `${String(i).padStart(2, '0')}.txt`);
     const { inside, outside } = twinFolders(box, names);
-    let delegated = 0;
+    let read = 0;
     let swappedAt = '';
     const options = { windowBytes: 1 << 16, includeHidden: true, respectIgnoreFiles: false };
     const runtime = {
       openat,
       readers: 'main' as const,
-      // The worker hands this thread a share of the files from its first batch on: at the second
-      // one in d, d becomes a link to outside.
+      // The worker only walks; this thread reads every file, relative to the folders the worker
+      // opened: at the second one in d, d becomes a link to outside.
       beforeMainRead: (p: string) => {
-        if (path.dirname(p) !== inside || ++delegated !== 2) return;
+        if (path.dirname(p) !== inside || ++read !== 2) return;
         renameSync(inside, `${inside}-old`);
         symlinkSync(outside, inside);
         swappedAt = p;
@@ -191,7 +219,7 @@ describe('readTree confinement', () => {
     expect(content(files)).not.toContain(SECRET);
   });
 
-  it('opens no path outside the roots or protected, even one handed over directly (as a delegated file is)', () => {
+  it('opens no path outside the roots or protected, even one handed over directly (as a plan\'s file is)', () => {
     const place = (length: number) => ({ buffer: 0, view: new Uint8Array(length), offset: 0 });
     expect(readOneSync(box.secret, confinerOf(box), 100, place)).toEqual({ kind: 'failed', code: 'OUTSIDE_ROOTS' });
     expect(readOneSync(path.join(box.protectedInside, 'ledger.db'), confinerOf(box), 100, place)).toEqual({ kind: 'failed', code: 'FORBIDDEN' });
@@ -218,12 +246,12 @@ describe('readTree confinement', () => {
       [box.secret, 'OUTSIDE_ROOTS'],
     ];
     for (const [file, expected] of cases) {
-      const fd = folders.openByPath(path.dirname(file)) ?? -1;
+      const fd = io.openFolder(-1, '', path.dirname(file));
       const walked = { paths: [file], folders: [fd], closeAfter: [] };
       const reader = new PartReader(new PlanFiles(planOf(0, walked)), folders, confiner, 100, { relative: 0, byPath: 0 });
       const outcome = reader.read(0, new Slabs(1024, () => null));
       reader.proveFolders();
-      folders.close(fd);
+      io.closeFd(fd);
       expect(outcome.kind === 'failed' ? outcome.code : outcome.kind).toBe(expected);
     }
   });

@@ -65,6 +65,8 @@ export interface ReadTreeRuntime {
   readonly openat?: boolean;
   /** Worker mode: called on this thread before each file of a plan it reads (security tests). */
   readonly beforeMainRead?: (path: string) => void;
+  /** Worker mode: JobRequest.pause (security tests). */
+  readonly workerPause?: SharedArrayBuffer;
 }
 
 function assertWindow(windowBytes: number): void {
@@ -122,6 +124,7 @@ export async function* readTreeConfined(
       options: readerOptions,
       planFiles: PLAN_FILES,
       workerReads: readers !== 'main',
+      ...(runtime.workerPause === undefined ? {} : { pause: runtime.workerPause }),
     });
     if (started === null) {
       yield* inThread();

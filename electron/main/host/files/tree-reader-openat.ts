@@ -115,18 +115,6 @@ export class FolderOpener {
   }
 
   /**
-   * Opens the folder `path` by its path, proven, without listing it (the main thread's reads of
-   * delegated files): a descriptor, or null where the caller must read by path instead (gone, not
-   * proven, out of descriptors, no proof possible).
-   */
-  openByPath(path: string): number | null {
-    if (!this.usable) return null;
-    const fd = this.io.openFolder(-1, '', path);
-    if (fd === this.io.NO_PROOF) this.usable = false;
-    return fd >= 0 ? fd : null;
-  }
-
-  /**
    * Null when the open folder `fd` is still `path`; else the code for the files read from it since
    * it was last proven: CHANGED while it lies inside the roots, OUTSIDE_ROOTS when moved out (or
    * when the kernel cannot name it now: refused, not guessed).

@@ -18,6 +18,12 @@ export interface JobRequest {
   readonly planFiles: number;
   /** Whether the worker reads (claims from the front); false only in tests, where the main thread then reads every file. */
   readonly workerReads: boolean;
+  /**
+   * Test seam (security tests): Int32Array [files, state]. After reading its `files`-th file the
+   * worker sets state PAUSED and waits (at most PAUSE_LIMIT_MS) until the test sets RESUMED, so
+   * a test can move a folder between a read and the proof that follows it.
+   */
+  readonly pause?: SharedArrayBuffer;
   /** Int32Array view: [CREDITS, CANCELLED, READ_DONE]. Shared: neither waits for the other's event loop. */
   readonly control: SharedArrayBuffer;
 }
@@ -60,3 +66,8 @@ export const READ_DONE = 2;
 export const CONTROL_SLOTS = 3;
 /** The slabs file windows are packed in, on both threads; the main thread gives slabs of this size back. */
 export const SLAB_BYTES = 256 * 1024;
+
+/** JobRequest.pause states. */
+export const PAUSED = 1;
+export const RESUMED = 2;
+export const PAUSE_LIMIT_MS = 5000;

@@ -4,7 +4,7 @@ import { isErrno } from './errors';
 import { TreeReader } from './tree-reader';
 import { FolderOpener } from './tree-reader-openat';
 import { Claims, packPart, PartReader, PlanFiles, planOf, Slabs } from './tree-reader-plan';
-import { CANCELLED, CREDITS, READ_DONE, SLAB_BYTES, type JobError, type JobRequest, type ReadCounts, type WorkerReply, type WorkerSetup } from './tree-reader-protocol';
+import { CANCELLED, CREDITS, PAUSE_LIMIT_MS, PAUSED, READ_DONE, SLAB_BYTES, type JobError, type JobRequest, type ReadCounts, type WorkerReply, type WorkerSetup } from './tree-reader-protocol';
 import { treeIo } from './tree-io';
 
 /**
@@ -44,6 +44,13 @@ interface Posted {
   read: boolean;
 }
 
+/** JobRequest.pause: says it stopped, and waits for the test to go on. */
+function pauseForTest(pause: Int32Array): void {
+  Atomics.store(pause, 1, PAUSED);
+  Atomics.notify(pause, 1);
+  Atomics.wait(pause, 1, PAUSED, PAUSE_LIMIT_MS);
+}
+
 function post(reply: WorkerReply, transfer: ArrayBuffer[] = []): void {
   port?.postMessage(reply, transfer);
 }
@@ -61,6 +68,8 @@ function run(request: JobRequest): { readonly error: JobError | null; readonly f
   const posted: Posted[] = [];
   const unread: Posted[] = [];
   let files = 0;
+  const pause = request.pause === undefined ? null : new Int32Array(request.pause);
+  let readHere = 0;
   const reads: ReadCounts = { relative: 0, byPath: 0 };
   let error: JobError | null = null;
   let reader: TreeReader | null = null;
@@ -86,6 +95,7 @@ function run(request: JobRequest): { readonly error: JobError | null; readonly f
       if (index < 0) break;
       part.read(index, slabs);
       taken++;
+      if (pause !== null && ++readHere === pause[0]) pauseForTest(pause);
     }
     // Nothing claimed: the main thread read the whole plan and waits for no part.
     if (taken === 0) return;

@@ -1,0 +1,33 @@
+import { join } from 'node:path';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { createFileAccess } from '../../electron/main/host/files';
+import { compileQuery } from '../../tools/search/engine/query';
+import { searchFiles } from '../../tools/search/engine/search-files';
+import { treeReaderPool } from '../../electron/main/host/files/tree-reader-pool';
+const root = '/tmp/baram-search-bench-v1';
+const scratch = await mkdtemp(join(tmpdir(), 'zz-'));
+const files = await createFileAccess({ roots: [root], trashDir: join(scratch, 'trash'), protectedPaths: [] });
+const N = Number(process.argv[2] ?? 30);
+const pattern = process.argv[3] ?? '개인정보';
+const ignoreCase = process.argv[4] === 'i';
+const compiled = compileQuery({ pattern, ignoreCase, fixedString: true });
+if (!compiled.ok) throw new Error('bad');
+const times: number[] = [];
+const G = globalThis as any;
+let count = 0;
+for (let i = 0; i < N; i++) {
+  const t = performance.now();
+  const r = await searchFiles(files, { path: '.', query: compiled.query, include: null, maxResults: Number.MAX_SAFE_INTEGER, maxChars: Infinity, signal: new AbortController().signal });
+  count = r.lines.length;
+  times.push(performance.now() - t);
+  if (i === 9) G.__W = { first: 0, take: 0, part: 0, n: 0 };
+}
+console.log(count, times.map((t) => t.toFixed(0)).join(' '));
+const tail = times.slice(8).sort((a, b) => a - b);
+console.log('median after 8:', tail[Math.floor(tail.length / 2)]?.toFixed(1));
+await treeReaderPool.close();
+const g = globalThis as any;
+console.log('take ms/run', (g.__takeMs / N).toFixed(1), 'part ms/run', (g.__partMs / N).toFixed(1), 'parts/run', (g.__parts / N).toFixed(1));
+console.log('first take ms/run', (g.__first / N).toFixed(1), 'slow takes/run', (g.__slow / N).toFixed(1));
+console.log('waits per run after 10:', JSON.stringify(Object.fromEntries(Object.entries(G.__W).map(([k, v]) => [k, +((v as number) / G.__W.n).toFixed(2)]))));
