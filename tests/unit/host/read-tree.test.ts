@@ -112,6 +112,20 @@ describe('readTree', () => {
     expect([...byName.keys()].some((p) => p.startsWith('.') || p.includes('ignored'))).toBe(false);
   });
 
+  it('reads a file neither thread read ahead (over both byte bounds) when it hands it out, by path', async () => {
+    // The worker's part of a plan stops at 4 MiB: with 1 MiB files (the host's read limit in these
+    // tests) it reads four, and this thread (only searching) reads the rest when it gets there.
+    const names = ['a', 'b', 'c', 'd', 'e', 'f'];
+    for (const name of names) await put(`big/${name}.log`, name.repeat(1 << 20));
+    let job: TreeJob | undefined;
+    const files = await collect(readTree('.', { windowBytes: 8 << 20 }, { pool: shared, readers: 'worker', onJob: (j) => (job = j) }));
+    expect(files.map((f) => [box.files.display(f.path), f.ok && f.bytes.length, f.ok && String.fromCharCode(f.bytes[0] as number)])).toEqual(
+      names.map((name) => [`big/${name}.log`, 1 << 20, name]),
+    );
+    await waitUntil(() => !shared.busy, 2000);
+    if (process.platform === 'linux') expect(job?.reads).toEqual({ relative: 4, byPath: 2 });
+  });
+
   it('reads the first window of a larger file and says it is not complete', async () => {
     await put('big.txt', '0123456789abcdef');
     await put('small.txt', '0123');

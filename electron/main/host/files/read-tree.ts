@@ -315,6 +315,11 @@ class WorkerConsumer {
       if (worker === null) return null;
     }
     this.workerPart = worker;
+    return this.inOrder(files, worker, taken, own, lateFrom, lateTo);
+  }
+
+  /** The files of a plan in walk order: the worker's part [0, taken), then the late ones and this thread's part. */
+  private inOrder(files: PlanFiles, worker: PackedPart | null, taken: number, own: PartReader, lateFrom: number, lateTo: number): (TreeFile | string)[] {
     const out: (TreeFile | string)[] = [];
     for (let index = 0; index < files.count; index++) {
       const path = files.paths[index] as string;

@@ -59,101 +59,120 @@ function jobError(e: unknown): JobError {
   return { code: isErrno(e) ? e.code : null, message: e instanceof Error ? e.message : String(e) };
 }
 
-function run(request: JobRequest): { readonly error: JobError | null; readonly files: number; readonly reads: ReadCounts } {
-  const control = new Int32Array(request.control);
-  const stop = (): boolean => Atomics.load(control, CANCELLED) !== 0;
-  const confiner = Confiner.fromSnapshot(request.confiner);
-  const io = request.options.openat === false ? null : treeIo();
-  const folders = io === null ? null : new FolderOpener(io);
-  const posted: Posted[] = [];
-  const unread: Posted[] = [];
-  let files = 0;
-  const pause = request.pause === undefined ? null : new Int32Array(request.pause);
-  let readHere = 0;
-  const reads: ReadCounts = { relative: 0, byPath: 0 };
-  let error: JobError | null = null;
-  let reader: TreeReader | null = null;
+/** One job: the walk, the plans posted and not yet released, this thread's reads. */
+class Job {
+  private readonly control: Int32Array;
+  private readonly confiner: Confiner;
+  private readonly folders: FolderOpener | null;
+  private readonly pause: Int32Array | null;
+  /** Posted plans whose folders are still open, oldest first. */
+  private readonly posted: Posted[] = [];
+  /** Posted plans this thread has not read its part of yet. */
+  private readonly unread: Posted[] = [];
+  private reader: TreeReader | null = null;
+  private nextId = 0;
+  private readHere = 0;
+  files = 0;
+  readonly reads: ReadCounts = { relative: 0, byPath: 0 };
+  error: JobError | null = null;
 
-  /** Closes the folders of the oldest plans the main thread no longer reads from (it is done, or the plan was read whole here). */
-  const release = (): void => {
-    const done = Atomics.load(control, READ_DONE);
-    for (let head = posted[0]; head !== undefined; head = posted[0]) {
-      const id = head.files.plan.id;
-      if (id >= done && !(head.read && head.claims.frontTaken === head.files.count)) return;
-      reader?.closeFolders(head.closeAfter);
-      posted.shift();
+  constructor(private readonly request: JobRequest) {
+    this.control = new Int32Array(request.control);
+    this.confiner = Confiner.fromSnapshot(request.confiner);
+    const io = request.options.openat === false ? null : treeIo();
+    this.folders = io === null ? null : new FolderOpener(io);
+    this.pause = request.pause === undefined ? null : new Int32Array(request.pause);
+  }
+
+  private readonly stop = (): boolean => Atomics.load(this.control, CANCELLED) !== 0;
+
+  run(): void {
+    try {
+      const reader = new TreeReader(this.confiner, this.request.start, this.request.options);
+      this.reader = reader;
+      let walkOver = false;
+      while (!this.stop()) {
+        this.release();
+        if (!walkOver && this.unread.length <= WALK_AHEAD && Atomics.load(this.control, CREDITS) > 0) {
+          walkOver = !this.walkNext(reader);
+          continue;
+        }
+        const next = this.unread.shift();
+        if (next !== undefined) this.readPart(next);
+        else if (walkOver) break;
+        else Atomics.wait(this.control, CREDITS, 0, WAIT_MS);
+      }
+    } catch (e) {
+      this.error = jobError(e);
+    } finally {
+      // A folder is closed only once the main thread reads from none of the plans listing its
+      // files: a closed descriptor's number could be reused by the next open under a reader.
+      for (this.release(); this.posted.length > 0 && !this.stop(); this.release()) {
+        Atomics.wait(this.control, READ_DONE, Atomics.load(this.control, READ_DONE), WAIT_MS);
+      }
+      for (const plan of this.posted.splice(0)) this.reader?.closeFolders(plan.closeAfter);
+      this.reader?.close();
     }
-  };
+  }
 
-  const readPart = (plan: Posted): void => {
+  /** Walks and posts the next plan; false at the end of the walk (or after an error, which ends the job once the plans posted are read). */
+  private walkNext(reader: TreeReader): boolean {
+    const id = this.nextId;
+    const limit = id < RAMP_STEPS ? Math.min(this.request.planFiles, FIRST_PLAN_FILES << id) : this.request.planFiles;
+    let walked;
+    try {
+      walked = reader.nextPlan(limit, this.stop);
+    } catch (e) {
+      this.error = jobError(e);
+      return false;
+    }
+    if (walked === null) return false;
+    const plan = planOf(id, walked);
+    this.nextId++;
+    this.files += walked.paths.length;
+    Atomics.sub(this.control, CREDITS, 1);
+    // Copied, not transferred: this thread reads from the plan too.
+    post({ kind: 'plan', job: this.request.job, plan });
+    const entry: Posted = { files: new PlanFiles(plan), claims: new Claims(plan.claims), closeAfter: walked.closeAfter, read: false };
+    this.posted.push(entry);
+    this.unread.push(entry);
+    return true;
+  }
+
+  /** Claims and reads from the front of the plan, proves its folders, and posts the part. */
+  private readPart(plan: Posted): void {
     plan.read = true;
     const slabs = new Slabs(SLAB_BYTES, reusedSlab);
-    const part = new PartReader(plan.files, folders, confiner, request.options.windowBytes, reads);
+    const part = new PartReader(plan.files, this.folders, this.confiner, this.request.options.windowBytes, this.reads);
     let taken = 0;
-    while (request.workerReads && part.bytes < PART_BYTES && !stop()) {
+    while (this.request.workerReads && part.bytes < PART_BYTES && !this.stop()) {
       const index = plan.claims.front();
       if (index < 0) break;
       part.read(index, slabs);
       taken++;
-      if (pause !== null && ++readHere === pause[0]) pauseForTest(pause);
+      if (this.pause !== null && ++this.readHere === this.pause[0]) pauseForTest(this.pause);
     }
     // Nothing claimed: the main thread read the whole plan and waits for no part.
     if (taken === 0) return;
     part.proveFolders();
     const packed = packPart(part.outcomes, taken, []);
-    post({ kind: 'part', job: request.job, plan: plan.files.plan.id, part: packed }, [...packed.buffers, packed.numbers.buffer]);
-  };
-
-  try {
-    reader = new TreeReader(confiner, request.start, request.options);
-    let walkOver = false;
-    let id = 0;
-    while (!stop()) {
-      release();
-      if (!walkOver && unread.length <= WALK_AHEAD && Atomics.load(control, CREDITS) > 0) {
-        const limit = id < RAMP_STEPS ? Math.min(request.planFiles, FIRST_PLAN_FILES << id) : request.planFiles;
-        let walked = null;
-        try {
-          walked = reader.nextPlan(limit, stop);
-        } catch (e) {
-          // The plans posted so far are still read; the error ends the job after them.
-          error = jobError(e);
-        }
-        if (walked === null) {
-          walkOver = true;
-          continue;
-        }
-        const plan = planOf(id++, walked);
-        files += walked.paths.length;
-        Atomics.sub(control, CREDITS, 1);
-        // Copied, not transferred: this thread reads from the plan too.
-        post({ kind: 'plan', job: request.job, plan });
-        const entry: Posted = { files: new PlanFiles(plan), claims: new Claims(plan.claims), closeAfter: walked.closeAfter, read: false };
-        posted.push(entry);
-        unread.push(entry);
-        continue;
-      }
-      const next = unread.shift();
-      if (next !== undefined) readPart(next);
-      else if (walkOver) break;
-      else Atomics.wait(control, CREDITS, 0, WAIT_MS);
-    }
-  } catch (e) {
-    error = jobError(e);
-  } finally {
-    // A folder is closed only once the main thread reads from none of the plans listing its files:
-    // a closed descriptor's number could be reused by the next open under a reader.
-    for (release(); posted.length > 0 && !stop(); release()) {
-      Atomics.wait(control, READ_DONE, Atomics.load(control, READ_DONE), WAIT_MS);
-    }
-    for (const plan of posted.splice(0)) reader?.closeFolders(plan.closeAfter);
-    reader?.close();
+    post({ kind: 'part', job: this.request.job, plan: plan.files.plan.id, part: packed }, [...packed.buffers, packed.numbers.buffer]);
   }
-  return { error, files, reads };
+
+  /** Closes the folders of the oldest plans the main thread no longer reads from (it is done with them, or the plan was read whole here). */
+  private release(): void {
+    const done = Atomics.load(this.control, READ_DONE);
+    for (let head = this.posted[0]; head !== undefined; head = this.posted[0]) {
+      if (head.files.plan.id >= done && !(head.read && head.claims.frontTaken === head.files.count)) return;
+      this.reader?.closeFolders(head.closeAfter);
+      this.posted.shift();
+    }
+  }
 }
 
 port.on('message', (request: JobRequest) => {
-  const { error, files, reads } = run(request);
-  const reply: WorkerReply = { kind: 'end', job: request.job, error, files, reads };
+  const job = new Job(request);
+  job.run();
+  const reply: WorkerReply = { kind: 'end', job: request.job, error: job.error, files: job.files, reads: job.reads };
   port.postMessage(reply);
 });
