@@ -55,6 +55,17 @@ function content(files: readonly TreeFile[]): string {
   return files.map((f) => (f.ok ? Buffer.from(f.bytes).toString('utf8') : '')).join('\n');
 }
 
+/** a.txt read; all three files of d (twinFolders), moved out of the roots, refused with nothing of them handed out. */
+function expectMovedOut(files: readonly TreeFile[]): void {
+  expect(files.map((f) => [path.relative(box.ws, f.path), f.ok ? 'read' : f.code])).toEqual([
+    ['a.txt', 'read'],
+    ['d/1.txt', 'OUTSIDE_ROOTS'],
+    ['d/2.txt', 'OUTSIDE_ROOTS'],
+    ['d/3.txt', 'OUTSIDE_ROOTS'],
+  ]);
+  expect(content(files)).toBe('inside\n\n\n');
+}
+
 /** ws/d with files, and outside/d with files of the same names holding the secret. */
 function twinFolders(b: Sandbox, names: readonly string[]): { readonly inside: string; readonly outside: string } {
   const inside = path.join(b.ws, 'd');
@@ -123,13 +134,7 @@ describe('readTree confinement', () => {
     );
     // 2.txt and 3.txt were opened relative to the folder after it left: refused with 1.txt, which
     // shares their batch; nothing read from it is handed out.
-    expect(files.map((f) => [path.relative(box.ws, f.path), f.ok ? 'read' : f.code])).toEqual([
-      ['a.txt', 'read'],
-      ['d/1.txt', 'OUTSIDE_ROOTS'],
-      ['d/2.txt', 'OUTSIDE_ROOTS'],
-      ['d/3.txt', 'OUTSIDE_ROOTS'],
-    ]);
-    expect(content(files)).toBe('inside\n\n\n');
+    expectMovedOut(files);
   });
 
   it.runIf(relative)('hands out nothing the worker read of a folder moved out of the roots between its reads and its proof', async () => {
@@ -150,13 +155,7 @@ describe('readTree confinement', () => {
     Atomics.store(pause, 1, RESUMED);
     Atomics.notify(pause, 1);
     const files = await reading;
-    expect(files.map((f) => [path.relative(box.ws, f.path), f.ok ? 'read' : f.code])).toEqual([
-      ['a.txt', 'read'],
-      ['d/1.txt', 'OUTSIDE_ROOTS'],
-      ['d/2.txt', 'OUTSIDE_ROOTS'],
-      ['d/3.txt', 'OUTSIDE_ROOTS'],
-    ]);
-    expect(content(files)).toBe('inside\n\n\n');
+    expectMovedOut(files);
   });
 
   it.each(readings)('refuses what this thread read from a folder swapped for a link while it read ($name)', async ({ openat }) => {
