@@ -3,9 +3,8 @@ import { assertNever } from '../../../common/assert-never';
 import type { Confiner } from './confine';
 import type { ReadOutcome, Slot } from './read-outcome';
 import { errorCode, errorNumber, readOneSync, type WalkedPlan } from './tree-reader';
-import type { FolderOpener } from './tree-reader-openat';
+import { readAtSync, type FolderOpener } from './tree-reader-openat';
 import type { ReadCounts } from './tree-reader-protocol';
-import { readAtSync } from './tree-reader-openat';
 
 /**
  * Work stealing between the reading worker and the searching main thread (FileAccess.readTree).
