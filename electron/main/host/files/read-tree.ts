@@ -205,7 +205,6 @@ async function* readInThread(reader: TreeReader, windowBytes: number, signal: Ab
       const batch = reader.nextBatch({ bytes: BATCH_BYTES, files: BATCH_FILES, deadline: performance.now() + SLICE_MS }, stop);
       if (batch === null) return;
       for (const item of batchItems(batch)) {
-        // No delegation in-thread: every item is read or failed.
         if (item.kind === 'failed') yield { ok: false, path: item.path, code: item.code };
         else if (item.kind === 'read') yield fileOf(item.path, item.size, batch.buffers[item.buffer] as ArrayBuffer, item.offset, item.length, windowBytes);
       }

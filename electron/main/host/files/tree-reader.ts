@@ -135,8 +135,6 @@ export interface BatchLimits {
 export interface TreeReaderHooks {
   /** Files it refuses are passed over unread and uncounted (readTree's include option). */
   accept?: (path: string) => boolean;
-  /** A slab to fill, instead of a new allocation (one the consumer gave back); null for none. */
-  reuseSlab?(): Uint8Array<ArrayBuffer> | null;
   /** Test seam: runs just before each file is opened (the security tests swap folders there). */
   beforeOpen?: (path: string) => void;
 }
@@ -228,7 +226,7 @@ export class TreeReader {
    * passes the folder over, as walk does) are thrown as the OS reported them.
    */
   nextBatch(limits: BatchLimits, stop: () => boolean): Batch | null {
-    const batch = new BatchBuilder(limits.bytes, this.hooks.reuseSlab);
+    const batch = new BatchBuilder(limits.bytes);
     this.walk(
       stop,
       (child, frame) => this.take(child, frame, batch),
@@ -385,7 +383,8 @@ export interface WalkedPlan {
 }
 
 /**
- * Packs file windows into one slab per batch (one allocation, one transfer); a window larger than
+ * Packs file windows into one slab per batch (one allocation; in-thread reading only, the worker
+ * reads plans: tree-reader-plan.ts); a window larger than
  * what is left of the slab gets a buffer of its own.
  */
 class BatchBuilder {
@@ -401,10 +400,7 @@ class BatchBuilder {
   /** Content bytes so far. */
   bytes = 0;
 
-  constructor(
-    private readonly slabBytes: number,
-    private readonly reuseSlab: (() => Uint8Array<ArrayBuffer> | null) | undefined,
-  ) {}
+  constructor(private readonly slabBytes: number) {}
 
   get files(): number {
     return this.paths.length;
@@ -413,8 +409,7 @@ class BatchBuilder {
   reserve(length: number): Slot {
     if (this.slab !== null && length <= this.slab.length - this.used) return { buffer: this.slabIndex, view: this.slab, offset: this.used };
     if (this.slab === null && length <= this.slabBytes) {
-      const reused = this.reuseSlab?.() ?? null;
-      this.slab = reused !== null && reused.length >= this.slabBytes ? reused : new Uint8Array(this.slabBytes);
+      this.slab = new Uint8Array(this.slabBytes);
       this.slabIndex = this.buffers.push(this.slab.buffer) - 1;
       return { buffer: this.slabIndex, view: this.slab, offset: 0 };
     }
