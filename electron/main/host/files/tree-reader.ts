@@ -15,8 +15,9 @@ export type { ReadOutcome, Slot } from './read-outcome';
 
 /**
  * The synchronous core of FileAccess.readTree: walks a checked folder with walk.ts's rules
- * (walk-children.ts) and reads each file's first window, in batches. Runs on a worker thread
- * (tree-reader-worker.ts), or time-sliced on the main thread (filtered reads, no worker).
+ * (walk-children.ts). On a worker thread (tree-reader-worker.ts) it walks only, in plans whose
+ * files both threads then read (nextPlan, tree-reader-plan.ts); time-sliced on the main thread
+ * (filtered reads, no worker) it also reads each file's first window, in batches (nextBatch).
  *
  * Synchronous on purpose: an async confined read is six hops through libuv's 4-thread pool
  * (realpath, open, fstat, readlink, read, close) and walk + reads took ~1.1 s for the 6,008-file
@@ -383,9 +384,9 @@ export interface WalkedPlan {
 }
 
 /**
- * Packs file windows into one slab per batch (one allocation; in-thread reading only, the worker
- * reads plans: tree-reader-plan.ts); a window larger than
- * what is left of the slab gets a buffer of its own.
+ * Packs file windows into one slab per batch (one allocation); a window larger than what is left
+ * of the slab gets a buffer of its own. In-thread reading only: the worker reads plans
+ * (tree-reader-plan.ts).
  */
 class BatchBuilder {
   private readonly paths: string[] = [];
