@@ -4,7 +4,6 @@ import type { Confiner } from './confine';
 import type { ReadOutcome, Slot } from './read-outcome';
 import { errorCode, errorNumber, readOneSync, type WalkedPlan } from './tree-reader';
 import { readAtSync, type FolderOpener } from './tree-reader-openat';
-import type { ReadCounts } from './tree-reader-protocol';
 
 /**
  * Work stealing between the reading worker and the searching main thread (FileAccess.readTree).
@@ -21,6 +20,12 @@ import type { ReadCounts } from './tree-reader-protocol';
  * (READ_DONE), so a descriptor number is never reused under a reader.
  * docs/2026-12-02-search-work-stealing.md.
  */
+
+/** How a thread read the files it claimed: relative to their open folder (tree-io), or by path with the per-file proof. */
+export interface ReadCounts {
+  relative: number;
+  byPath: number;
+}
 
 /** A plan as it crosses to the main thread. */
 export interface Plan {

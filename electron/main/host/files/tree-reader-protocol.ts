@@ -1,7 +1,9 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { ConfinerSnapshot } from './confine';
 import type { TreeReaderOptions } from './tree-reader';
-import type { PackedPart, Plan } from './tree-reader-plan';
+import type { PackedPart, Plan, ReadCounts } from './tree-reader-plan';
+
+export type { ReadCounts } from './tree-reader-plan';
 
 /**
  * Messages between FileAccess.readTree (main thread) and tree-reader-worker.ts. Plain data only:
@@ -36,11 +38,6 @@ export type WorkerReply =
   /** The job is over (walk finished, cancelled, or failed); the worker takes the next one. */
   | { readonly kind: 'end'; readonly job: number; readonly error: JobError | null; readonly files: number; readonly reads: ReadCounts };
 
-/** How a thread read the files it claimed: relative to their open folder (tree-io), or by path with the per-file proof. */
-export interface ReadCounts {
-  relative: number;
-  byPath: number;
-}
 
 export interface JobError {
   /** The errno name (EIO, EMFILE …) when the OS reported one. */
