@@ -17,7 +17,7 @@ const IDLE_MS = 60_000;
 // A cancelled job ends within one file; a worker stuck longer (a hung network share) is terminated.
 const CANCEL_GRACE_MS = 2_000;
 // Plans posted ahead of the search. The worker's part of a plan stops at 4 MiB plus one window
-// (8 MiB), so what it reads ahead is bounded by ~48 MiB; typically (96 files of ~10 KiB) ~4 MiB.
+// (8 MiB), so what it reads ahead is bounded by ~48 MiB; typically (192 files of ~10 KiB) ~8 MiB.
 const IN_FLIGHT = 4;
 
 /** What a job request carries besides what the pool fills in. */
