@@ -219,7 +219,7 @@ describe('readTree confinement', () => {
   });
 
   it('opens no path outside the roots or protected, even one handed over directly (as a plan\'s file is)', () => {
-    const place = (length: number) => ({ buffer: 0, view: new Uint8Array(length), offset: 0 });
+    const place = (length: number) => ({ view: new Uint8Array(length), offset: 0 });
     expect(readOneSync(box.secret, confinerOf(box), 100, place)).toEqual({ kind: 'failed', code: 'OUTSIDE_ROOTS' });
     expect(readOneSync(path.join(box.protectedInside, 'ledger.db'), confinerOf(box), 100, place)).toEqual({ kind: 'failed', code: 'FORBIDDEN' });
     expect(readOneSync(path.join(box.ws, 'a.txt'), confinerOf(box), 100, place)).toMatchObject({ kind: 'read', size: 6, length: 6 });

@@ -1,8 +1,7 @@
 import type { FileErrorCode } from '../../../common/file-access';
 
-/** Where a reader puts a file's window: `view` at `offset`; `buffer` numbers it within a batch. */
+/** Where a reader puts a file's window: `view` at `offset`. */
 export interface Slot {
-  readonly buffer: number;
   readonly view: Uint8Array<ArrayBuffer>;
   readonly offset: number;
 }

@@ -4,7 +4,7 @@ import type { Confiner } from './confine';
 import { lstatOrNull } from './entries';
 import { fileError, fromOsError, isErrno } from './errors';
 import { readCheckedSized } from './read';
-import { batchItems, readOneSync, TreeReader, type TreeReaderHooks, type TreeReaderOptions } from './tree-reader';
+import { readOneSync, TreeReader, type ReadOutcome, type TreeReaderHooks, type TreeReaderOptions } from './tree-reader';
 import { treeIo } from './tree-io';
 import { FolderOpener } from './tree-reader-openat';
 import { Claims, PartReader, partCount, partItem, PlanFiles, Slabs, type PackedPart, type Plan } from './tree-reader-plan';
@@ -204,9 +204,9 @@ async function* readInThread(reader: TreeReader, windowBytes: number, signal: Ab
     for (;;) {
       const batch = reader.nextBatch({ bytes: BATCH_BYTES, files: BATCH_FILES, deadline: performance.now() + SLICE_MS }, stop);
       if (batch === null) return;
-      for (const item of batchItems(batch)) {
+      for (const item of batch) {
         if (item.kind === 'failed') yield { ok: false, path: item.path, code: item.code };
-        else if (item.kind === 'read') yield fileOf(item.path, item.size, batch.buffers[item.buffer] as ArrayBuffer, item.offset, item.length, windowBytes);
+        else yield fileOf(item.path, item.size, item.view.buffer, item.offset, item.length, windowBytes);
       }
       await nextTurn();
     }
@@ -220,6 +220,13 @@ function fileOf(path: string, size: number, buffer: ArrayBuffer, offset: number,
   // A Buffer view (a Uint8Array to the consumer): the search needs one for native indexOf and
   // would otherwise wrap every file a second time (~2 ms per 6,000 files).
   return readFile(path, size, Buffer.from(buffer, offset, length), windowBytes);
+}
+
+/** The file for what reading `path` came to; null when it was passed over (gone, a link now). */
+function fileOfOutcome(path: string, outcome: ReadOutcome, windowBytes: number): TreeFile | null {
+  if (outcome.kind === 'skipped') return null;
+  if (outcome.kind === 'failed') return { ok: false, path, code: outcome.code };
+  return fileOf(path, outcome.size, outcome.slot.view.buffer, outcome.slot.offset, outcome.length, windowBytes);
 }
 
 function readFile(path: string, size: number, bytes: Uint8Array, windowBytes: number): TreeFile {
@@ -329,10 +336,8 @@ class WorkerConsumer {
       } else if (index >= lateFrom && index < lateTo) {
         out.push(path);
       } else {
-        const outcome = own.outcomes.get(index);
-        if (outcome === undefined) out.push({ ok: false, path, code: 'IO' });
-        else if (outcome.kind === 'read') out.push(fileOf(path, outcome.size, outcome.slot.view.buffer, outcome.slot.offset, outcome.length, this.windowBytes));
-        else if (outcome.kind === 'failed') out.push({ ok: false, path, code: outcome.code });
+        const file = fileOfOutcome(path, own.outcomes.get(index) ?? { kind: 'failed', code: 'IO' }, this.windowBytes);
+        if (file !== null) out.push(file);
       }
     }
     return out;
@@ -341,10 +346,7 @@ class WorkerConsumer {
   /** A file neither thread read ahead, read by path with the per-file proof; null when passed over (gone, a link now). */
   readLate(path: string): TreeFile | null {
     this.job.reads.byPath++;
-    const outcome = readOneSync(path, this.confiner, this.windowBytes, (length) => ({ buffer: 0, view: new Uint8Array(length), offset: 0 }));
-    if (outcome.kind === 'skipped') return null;
-    if (outcome.kind === 'failed') return { ok: false, path, code: outcome.code };
-    return fileOf(path, outcome.size, outcome.slot.view.buffer, outcome.slot.offset, outcome.length, this.windowBytes);
+    return fileOfOutcome(path, readOneSync(path, this.confiner, this.windowBytes, (length) => ({ view: new Uint8Array(length), offset: 0 })), this.windowBytes);
   }
 
   /** The consumer has asked for what follows the plan: it is done with the plan's bytes. */

@@ -2,7 +2,7 @@ import type { FileErrorCode } from '../../../common/file-access';
 import { assertNever } from '../../../common/assert-never';
 import type { Confiner } from './confine';
 import type { ReadOutcome, Slot } from './read-outcome';
-import { errorCode, errorNumber, readOneSync, type WalkedPlan } from './tree-reader';
+import { readOneSync, type WalkedPlan } from './tree-reader';
 import { readAtSync, type FolderOpener } from './tree-reader-openat';
 
 /**
@@ -200,11 +200,26 @@ const FIELDS = 5;
 const KIND_READ = 0;
 const KIND_FAILED = 1;
 const KIND_SKIPPED = 2;
+// A code crosses as its number; a Record, so that a new FileErrorCode does not compile until numbered.
+const ERROR_NUMBER: Readonly<Record<FileErrorCode, number>> = {
+  OUTSIDE_ROOTS: 0,
+  FORBIDDEN: 1,
+  INVALID_PATH: 2,
+  NOT_FOUND: 3,
+  EXISTS: 4,
+  IS_DIRECTORY: 5,
+  NOT_DIRECTORY: 6,
+  TOO_LARGE: 7,
+  CHANGED: 8,
+  IO: 9,
+};
+const ERROR_CODES = Object.keys(ERROR_NUMBER).sort((a, b) => ERROR_NUMBER[a as FileErrorCode] - ERROR_NUMBER[b as FileErrorCode]) as FileErrorCode[];
 
-/** Packs outcomes [0, count) (an index without one: IO); the buffers they lie in are added to `buffers`. */
-export function packPart(outcomes: ReadonlyMap<number, ReadOutcome>, count: number, buffers: ArrayBuffer[]): PackedPart {
+/** Packs outcomes [0, count) (an index without one: IO), with the buffers they lie in. */
+export function packPart(outcomes: ReadonlyMap<number, ReadOutcome>, count: number): PackedPart {
   const numbers = new Float64Array(count * FIELDS);
-  const index = new Map<ArrayBuffer, number>(buffers.map((b, i) => [b, i]));
+  const buffers: ArrayBuffer[] = [];
+  const index = new Map<ArrayBuffer, number>();
   for (let i = 0; i < count; i++) {
     const outcome = outcomes.get(i) ?? { kind: 'failed', code: 'IO' };
     const at = i * FIELDS;
@@ -219,7 +234,7 @@ export function packPart(outcomes: ReadonlyMap<number, ReadOutcome>, count: numb
         break;
       }
       case 'failed':
-        numbers.set([KIND_FAILED, errorNumber(outcome.code)], at);
+        numbers.set([KIND_FAILED, ERROR_NUMBER[outcome.code]], at);
         break;
       case 'skipped':
         numbers[at] = KIND_SKIPPED;
@@ -248,7 +263,7 @@ export function partItem(part: PackedPart, index: number): PartItem {
     case KIND_READ:
       return { kind: 'read', buffer: part.buffers[n[at + 1] as number] as ArrayBuffer, offset: n[at + 2] as number, length: n[at + 3] as number, size: n[at + 4] as number };
     case KIND_FAILED:
-      return { kind: 'failed', code: errorCode(n[at + 1] as number) };
+      return { kind: 'failed', code: ERROR_CODES[n[at + 1] as number] ?? 'IO' };
     default:
       return { kind: 'skipped' };
   }
@@ -274,10 +289,10 @@ export class Slabs {
     if (length > this.slabBytes) {
       const own = new Uint8Array(length);
       this.used.push(own);
-      return { buffer: 0, view: own, offset: 0 };
+      return { view: own, offset: 0 };
     }
     if (this.current === null || length > this.slabBytes - this.filled) this.nextSlab();
-    const slot = { buffer: 0, view: this.current as Uint8Array<ArrayBuffer>, offset: this.filled };
+    const slot = { view: this.current as Uint8Array<ArrayBuffer>, offset: this.filled };
     this.filled += length;
     return slot;
   }

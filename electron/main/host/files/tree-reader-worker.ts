@@ -155,7 +155,7 @@ class Job {
     // Nothing claimed: the main thread read the whole plan and waits for no part.
     if (taken === 0) return;
     part.proveFolders();
-    const packed = packPart(part.outcomes, taken, []);
+    const packed = packPart(part.outcomes, taken);
     post({ kind: 'part', job: this.request.job, plan: plan.files.plan.id, part: packed }, [...packed.buffers, packed.numbers.buffer]);
   }
 
@@ -173,6 +173,5 @@ class Job {
 port.on('message', (request: JobRequest) => {
   const job = new Job(request);
   job.run();
-  const reply: WorkerReply = { kind: 'end', job: request.job, error: job.error, files: job.files, reads: job.reads };
-  port.postMessage(reply);
+  post({ kind: 'end', job: request.job, error: job.error, files: job.files, reads: job.reads });
 });
