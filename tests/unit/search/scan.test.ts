@@ -99,6 +99,7 @@ describe('scanBytes on UTF-8 known to be UTF-8', () => {
   it('records a short line found by the whole-pattern needle without checking it, and checks every other', () => {
     expect(query('개인정보', { fixedString: true }).needleIsMatch).toBe(true);
     expect(query('개인\n정보', { fixedString: true }).needleIsMatch).toBe(false);
+    expect(query('개인\ud800', { fixedString: true }).needleIsMatch).toBe(false); // UTF-8 cannot hold a lone surrogate as it is
     expect(query('개인정보', { fixedString: true, ignoreCase: true }).needleIsMatch).toBe(false);
     expect(query('개인정보').needleIsMatch).toBe(false); // a regex, even one that is all literal
     const q = query('개인정보', { fixedString: true });

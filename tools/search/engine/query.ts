@@ -88,8 +88,8 @@ function re2Query(re: RE2JS, prefilter: Prefilter | null): Query {
   };
 }
 
-function isFoldExact(pattern: string, prefilter: Prefilter | null): boolean {
-  // The needle is the whole pattern: every character is fold-safe (see needles.ts).
+/** Whether the (first) needle is the whole pattern; compared as text, so a pattern UTF-8 cannot hold as it is (a lone surrogate) is not. */
+function needleIsPattern(pattern: string, prefilter: Prefilter | null): boolean {
   const first = prefilter?.needles[0];
   return first !== undefined && new TextDecoder().decode(first.bytes) === pattern;
 }
@@ -98,12 +98,10 @@ function fixedQuery(pattern: string, ignoreCase: boolean): Query {
   const prefilter = prefilterForFixed(pattern, ignoreCase);
   const finders = findersFor(prefilter);
   if (!ignoreCase) {
-    const whole = new TextEncoder().encode(pattern);
-    const first = prefilter?.needles[0]?.bytes;
     return {
       prefilter,
       ...finders,
-      needleIsMatch: first !== undefined && Buffer.from(first).equals(whole) && !/[\r\n]/.test(pattern),
+      needleIsMatch: needleIsPattern(pattern, prefilter) && !/[\r\n]/.test(pattern),
       match(line, wantSpan) {
         const at = line.indexOf(pattern);
         // Most lines are short and shown whole: no span object per hit then.
@@ -111,7 +109,8 @@ function fixedQuery(pattern: string, ignoreCase: boolean): Query {
       },
     };
   }
-  if (isFoldExact(pattern, prefilter)) {
+  // Folding, a needle that is the whole pattern holds only fold-safe characters (see needles.ts).
+  if (needleIsPattern(pattern, prefilter)) {
     const folded = foldAscii(pattern);
     return {
       prefilter,
