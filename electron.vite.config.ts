@@ -80,6 +80,9 @@ export default defineConfig(({ command }) => {
     main: {
       plugins: [
         standaloneWorker(at('electron/main/host/files/tree-reader-worker.ts'), 'tree-reader-worker.js'),
+        // search.text's scanner, which the file-reading worker loads (tools/search/engine/tree-scan.ts
+        // names it beside index.js, the host's tree-scan.ts accepts modules from there).
+        standaloneWorker(at('tools/search/engine/tree-scan.ts'), 'search-tree-scan.js'),
         // verifyLedger's worker (audit/ledger/verify-parallel.ts starts it from beside index.js).
         standaloneWorker(at('electron/main/audit/ledger/verify-worker.ts'), 'audit-verify-worker.js'),
       ],

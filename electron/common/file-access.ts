@@ -104,7 +104,42 @@ export interface ReadTreeOptions extends WalkOptions {
    * worth more than reading in parallel.
    */
   readonly include?: (path: string) => boolean;
+  /**
+   * A scan to run on each file where it is read, on whichever thread reads it, so that the work
+   * of a search is shared between the threads as the reading is (a match-dense search otherwise
+   * scans on one thread after the reading is done). Its findings arrive as `scanned`. Not run with
+   * `include` (the reading then happens on the calling thread anyway) nor on files read late.
+   */
+  readonly scan?: TreeScanRequest;
 }
+
+/**
+ * TreeScanModule to load, and its input. The module is the caller's own code, a file: URL inside
+ * the application (the host refuses anything else), loaded once per reading thread; `input` is
+ * plain data (it is copied to the worker thread).
+ */
+export interface TreeScanRequest {
+  readonly module: string;
+  readonly input: unknown;
+}
+
+/** What a module named by TreeScanRequest exports. */
+export interface TreeScanModule {
+  /** Called once per reading thread and input; may throw on input it does not accept. */
+  createTreeScanner(input: unknown): TreeScanner;
+}
+
+export interface TreeScanner {
+  /**
+   * The file's findings, or null to leave the file to the caller (who then gets it without
+   * `scanned`). Runs before the reader's final check of the file's folder: findings of a file
+   * that fails it are dropped with its bytes. An exception counts as null.
+   */
+  scan(file: TreeFileRead): readonly string[] | null;
+}
+
+/** A file readTree read (TreeFile with ok: true). */
+export type TreeFileRead = Extract<TreeFile, { readonly ok: true }>;
 
 /**
  * One file of readTree: its first window of content, or why it could not be read. A file that
@@ -132,6 +167,8 @@ export type TreeFile =
        * a search for non-ASCII text (Korean) passes such a file over without scanning it.
        */
       readonly ascii: boolean;
+      /** What ReadTreeOptions.scan found in the file, where it ran; absent: scan `bytes` yourself. */
+      readonly scanned?: readonly string[];
     }
   | { readonly ok: false; readonly path: string; readonly code: FileErrorCode };
 

@@ -9,7 +9,8 @@ import { runInNewContext } from 'node:vm';
 import iconv from 'iconv-lite';
 import type { FileAccess, ReadTreeOptions, TreeFile } from '../../electron/common/file-access';
 import { compileQuery } from '../../tools/search/engine/query';
-import { searchFiles, WINDOW_BYTES, type FileSource, type SearchReport } from '../../tools/search/engine/search-files';
+import { WINDOW_BYTES } from '../../tools/search/engine/file-kind';
+import { searchFiles, type FileSource, type SearchReport } from '../../tools/search/engine/search-files';
 import { formatBytes, formatMs, median, ratioLine, table } from './lib/stats';
 import { ensureCorpus, type Corpus } from './search-text-corpus';
 

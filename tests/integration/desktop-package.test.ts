@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TreeScanModule } from '../../electron/common/file-access';
 import { metaCsp } from '../../electron/main/app/csp';
 import { createPathRules } from '../../electron/main/host/files';
 import { Confiner } from '../../electron/main/host/files/confine';
@@ -131,6 +132,20 @@ describe('desktop bundles (electron-vite)', () => {
     }
   });
 
+  it("search.text's scanner is one ES module beside index.js that the reading worker can load", async () => {
+    const file = join(project, 'out', 'main', 'search-tree-scan.js');
+    const scanModule = readFileSync(file, 'utf8');
+    const deps = Object.keys((JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies);
+    const imported = [...scanModule.matchAll(/^import\s[^'"]*['"]([^'"]+)['"]/gm)].map((m) => m[1]!);
+    const builtin = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
+    expect(imported.filter((s) => !builtin.has(s) && !deps.includes(s))).toEqual([]); // no chunk of ours, no electron
+    const loaded = (await import(pathToFileURL(file).href)) as TreeScanModule;
+    const scanner = loaded.createTreeScanner({ pattern: '개인정보', ignoreCase: false, fixedString: true, maxHits: 10 });
+    const bytes = Buffer.from('회의록\n개인정보 처리 방침\n');
+    const found = scanner.scan({ ok: true, path: '/w/a.txt', size: bytes.length, bytes, complete: true, utf8: true, ascii: false });
+    expect(found).toEqual(['2:개인정보 처리 방침']);
+  });
+
   it('preload is one CommonJS file that requires nothing but electron (sandbox)', () => {
     expect(readdirSync(join(project, 'out', 'preload'))).toEqual(['index.cjs']);
     const preload = readFileSync(join(project, 'out', 'preload', 'index.cjs'), 'utf8');
@@ -165,7 +180,7 @@ describe('package (electron-builder, stand-in Electron)', () => {
   it('puts the bundles in app.asar and the run-time resources beside it', () => {
     const files = asarFiles(join(appDir(), 'resources', 'app.asar'));
     expect(files).toEqual(
-      expect.arrayContaining(['package.json', 'out/main/index.js', 'out/main/tree-reader-worker.js', 'out/preload/index.cjs', 'out/renderer/index.html']),
+      expect.arrayContaining(['package.json', 'out/main/index.js', 'out/main/tree-reader-worker.js', 'out/main/search-tree-scan.js', 'out/preload/index.cjs', 'out/renderer/index.html']),
     );
     expect(files.filter((f) => f.startsWith('electron/') || f.startsWith('renderer/') || f.startsWith('tests/') || f.endsWith('.map'))).toEqual([]);
     for (const file of readdirSync(join(root, 'resources'))) {

@@ -6,11 +6,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TreeFile } from '../../electron/common/file-access';
 import { Confiner } from '../../electron/main/host/files/confine';
 import { readTreeConfined } from '../../electron/main/host/files/read-tree';
+import { OWN_BUFFER } from '../../electron/main/host/files/read-outcome';
 import { readOneSync } from '../../electron/main/host/files/tree-reader';
 import { treeIo, type TreeIo } from '../../electron/main/host/files/tree-io';
 import { FolderOpener } from '../../electron/main/host/files/tree-reader-openat';
 import { PartReader, PlanFiles, planOf, Slabs } from '../../electron/main/host/files/tree-reader-plan';
 import { PAUSED, RESUMED } from '../../electron/main/host/files/tree-reader-protocol';
+import { ECHO_SCAN } from '../fixtures/tree-scan/echo-scan';
 import { collect, confinerOf, makeSandbox, type Sandbox } from '../unit/host/sandbox';
 
 /**
@@ -55,6 +57,14 @@ function content(files: readonly TreeFile[]): string {
   return files.map((f) => (f.ok ? Buffer.from(f.bytes).toString('utf8') : '')).join('\n');
 }
 
+/** A scan that echoes each file's text (tests/fixtures/tree-scan), prefixed with the thread that scanned it. */
+const echo = { module: ECHO_SCAN, input: {} };
+
+/** What the scans found, without the thread's name. */
+function findings(files: readonly TreeFile[]): string[] {
+  return files.flatMap((f) => (f.ok ? (f.scanned ?? []).map((s) => s.replace(/^(worker|main):/, '')) : []));
+}
+
 /** a.txt read; all three files of d (twinFolders), moved out of the roots, refused with nothing of them handed out. */
 function expectMovedOut(files: readonly TreeFile[]): void {
   expect(files.map((f) => [path.relative(box.ws, f.path), f.ok ? 'read' : f.code])).toEqual([
@@ -81,9 +91,10 @@ function twinFolders(b: Sandbox, names: readonly string[]): { readonly inside: s
 
 describe('readTree confinement', () => {
   it('never follows links and never reads protected folders (worker thread)', async () => {
-    const files = await collect(box.files.readTree('.', { windowBytes: 1 << 16, includeHidden: true, respectIgnoreFiles: false }));
+    const files = await collect(box.files.readTree('.', { windowBytes: 1 << 16, includeHidden: true, respectIgnoreFiles: false, scan: echo }));
     expect(files.map((f) => path.relative(box.ws, f.path))).toEqual(['a.txt']);
     expect(content(files)).toBe('inside');
+    expect(findings(files)).toEqual(['inside']);
   });
 
   it.each(readings)('reads nothing outside when a folder is swapped for a link between its listing and the open of its files ($name)', async ({ openat }) => {
@@ -144,7 +155,7 @@ describe('readTree confinement', () => {
     // (d/1.txt, after a.txt), and the folder leaves the roots before it reads on and proves.
     const pause = new Int32Array(new SharedArrayBuffer(8));
     pause[0] = 2;
-    const options = { windowBytes: 1 << 16, includeHidden: true, respectIgnoreFiles: false };
+    const options = { windowBytes: 1 << 16, includeHidden: true, respectIgnoreFiles: false, scan: echo };
     const runtime = { readers: 'worker' as const, workerPause: pause.buffer as SharedArrayBuffer };
     const reading = collect(readTreeConfined(confinerOf(box), '.', options, { ignoreCase: false, maxReadBytes: 1 << 20 }, runtime));
     for (const started = Date.now(); Atomics.load(pause, 1) !== PAUSED; ) {
@@ -156,6 +167,8 @@ describe('readTree confinement', () => {
     Atomics.notify(pause, 1);
     const files = await reading;
     expectMovedOut(files);
+    // The worker scanned d/1.txt before the move: its findings are dropped with its bytes.
+    expect(findings(files)).toEqual(['inside']);
   });
 
   it.each(readings)('refuses what this thread read from a folder swapped for a link while it read ($name)', async ({ openat }) => {
@@ -163,7 +176,7 @@ describe('readTree confinement', () => {
     const { inside, outside } = twinFolders(box, names);
     let read = 0;
     let swappedAt = '';
-    const options = { windowBytes: 1 << 16, includeHidden: true, respectIgnoreFiles: false };
+    const options = { windowBytes: 1 << 16, includeHidden: true, respectIgnoreFiles: false, scan: echo };
     const runtime = {
       openat,
       readers: 'main' as const,
@@ -179,6 +192,8 @@ describe('readTree confinement', () => {
     const files = await collect(readTreeConfined(confinerOf(box), '.', options, { ignoreCase: false, maxReadBytes: 1 << 20 }, runtime));
     expect(swappedAt).not.toBe('');
     expect(content(files)).not.toContain(SECRET);
+    expect(findings(files).join('\n')).not.toContain(SECRET);
+    expect(findings(files).length).toBeGreaterThan(0);
     // Read after the swap (relative to d-old, or refused by path): never reported as read under d/.
     const at = files.find((f) => f.path === swappedAt);
     expect(at === undefined || !at.ok).toBe(true);
@@ -219,7 +234,7 @@ describe('readTree confinement', () => {
   });
 
   it('opens no path outside the roots or protected, even one handed over directly (as a plan\'s file is)', () => {
-    const place = (length: number) => ({ view: new Uint8Array(length), offset: 0 });
+    const place = OWN_BUFFER;
     expect(readOneSync(box.secret, confinerOf(box), 100, place)).toEqual({ kind: 'failed', code: 'OUTSIDE_ROOTS' });
     expect(readOneSync(path.join(box.protectedInside, 'ledger.db'), confinerOf(box), 100, place)).toEqual({ kind: 'failed', code: 'FORBIDDEN' });
     expect(readOneSync(path.join(box.ws, 'a.txt'), confinerOf(box), 100, place)).toMatchObject({ kind: 'read', size: 6, length: 6 });

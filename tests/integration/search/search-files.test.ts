@@ -8,8 +8,10 @@ import type { FileAccess } from '../../../electron/common/file-access';
 import { createFileAccess, createPathRules } from '../../../electron/main/host/files';
 import { Confiner } from '../../../electron/main/host/files/confine';
 import { readTreeConfined, type ReadTreeRuntime } from '../../../electron/main/host/files/read-tree';
+import type { TreeJob } from '../../../electron/main/host/files/tree-reader-pool';
 import { compileQuery, type Query } from '../../../tools/search/engine/query';
-import { searchFiles, WINDOW_BYTES, type FileSource, type SearchOptions } from '../../../tools/search/engine/search-files';
+import { WINDOW_BYTES } from '../../../tools/search/engine/file-kind';
+import { searchFiles, type FileSource, type SearchOptions } from '../../../tools/search/engine/search-files';
 
 /**
  * The search pipeline over the real host FileAccess on real files: windows of big files, early
@@ -66,6 +68,29 @@ function hooked(inner: FileAccess, beforeOpen: (path: string) => void, openat = 
   };
 }
 
+/** The host's readTree on its worker, with the runtime given (who reads; the job, to count scans). */
+function withRuntime(inner: FileAccess, runtime: ReadTreeRuntime): FileSource {
+  const rules = createPathRules({ platform: process.platform, home: base });
+  const confiner = new Confiner({ rules, realRoots: [root], lexicalRoots: [root], protectedPaths: [] });
+  return {
+    display: (p) => inner.display(p),
+    readTree: (path, opts) => readTreeConfined(confiner, path, opts, { ignoreCase: false, maxReadBytes: 1 << 30 }, runtime),
+    readBytes: (path, opts) => inner.readBytes(path, opts),
+  };
+}
+
+/** The host capability without the scan: every file arrives unscanned and the search scans it. */
+function unscanned(inner: FileAccess): FileSource {
+  return {
+    display: (p) => inner.display(p),
+    readTree: (path, opts) => {
+      const { scan: _scan, ...rest } = opts;
+      return inner.readTree(path, rest);
+    },
+    readBytes: (path, opts) => inner.readBytes(path, opts),
+  };
+}
+
 async function writeMany(count: number, content: string): Promise<void> {
   for (let i = 0; i < count; i++) await writeFile(join(root, `f${String(i).padStart(4, '0')}.txt`), content);
 }
@@ -96,12 +121,15 @@ describe('searchFiles over the host FileAccess', () => {
     await writeFile(join(root, 'export.txt'), iconv.encode('\ufeff내보내기\n개인정보 목록\n', 'utf16le'));
     const korean = ['doc.txt:2:개인정보 처리 방침', 'export.txt:2:개인정보 목록', 'legacy.txt:2:개인정보 보호'];
     expect((await searchFiles(files, options('개인정보'))).lines).toEqual(korean);
-    // A source claiming every file is ASCII: the Korean search trusts the flag and finds nothing;
-    // a search for ASCII text does not look at it.
+    // A source claiming every file is ASCII (and handing no findings of the host's, which were
+    // made on the true flag): the Korean search trusts the flag and finds nothing; a search for
+    // ASCII text does not look at it.
     const allAscii: FileSource = {
       display: (p) => files.display(p),
       async *readTree(path, opts) {
-        for await (const file of files.readTree(path, opts)) yield file.ok ? { ...file, utf8: file.utf8, ascii: true } : file;
+        for await (const file of files.readTree(path, opts)) {
+          yield file.ok ? { ok: true, path: file.path, size: file.size, bytes: file.bytes, complete: file.complete, utf8: file.utf8, ascii: true } : file;
+        }
       },
       readBytes: (path, opts) => files.readBytes(path, opts),
     };
@@ -173,6 +201,46 @@ describe('searchFiles over the host FileAccess', () => {
     } else {
       expect(report.lines).toEqual(['d/a.txt:1:hit', 'e.txt:1:hit after']);
       expect(report.unreadable).toEqual([{ path: 'd/b.txt', code: 'OUTSIDE_ROOTS' }]);
+    }
+  });
+
+  it('finds the same lines whichever thread scans a file: the reading worker, the main thread as it reads, or the search', async () => {
+    // Every kind of file the scanner takes or leaves, in several folders (several plans).
+    for (let d = 0; d < 4; d++) {
+      const dir = join(root, `d${d}`);
+      await mkdir(dir);
+      for (let i = 0; i < 120; i++) {
+        const line = i % 7 === 0 ? `hello World ${i} 개인정보 처리` : `plain ${i}`;
+        await writeFile(join(dir, `f${String(i).padStart(3, '0')}.txt`), `head\n${line}\r\nHELLO  there\n`);
+      }
+    }
+    await writeFile(join(root, 'bom.txt'), '\ufeffhello bom 개인정보\n');
+    await writeFile(join(root, 'legacy.txt'), iconv.encode('옛 문서\nhello 개인정보 보호\n', 'cp949'));
+    await writeFile(join(root, 'export.txt'), iconv.encode('\ufeffhello 내보내기\n개인정보 목록\n', 'utf16le'));
+    await writeFile(join(root, 'image.bin'), Buffer.from('hello\0개인정보'));
+    await writeFile(join(root, 'long.txt'), `${'x'.repeat(500)} hello 개인정보 \u0007bell ${'y'.repeat(500)}\n`);
+    const cases: [string, boolean, boolean][] = [
+      ['개인정보', false, true],
+      ['hello', true, true],
+      ['h.llo\\s+\\w+', false, false],
+    ];
+    for (const [pattern, ignoreCase, fixedString] of cases) {
+      const compiled = compileQuery({ pattern, ignoreCase, fixedString });
+      if (!compiled.ok) throw new Error(compiled.message);
+      const search = (source: FileSource) => searchFiles(source, { ...options(pattern), query: compiled.query });
+      const expected = await search(unscanned(files));
+      expect(expected.lines.length).toBeGreaterThan(60);
+      for (const readers of ['worker', 'main', 'both'] as const) {
+        let job: TreeJob | undefined;
+        const report = await search(withRuntime(files, { readers, onJob: (j) => (job = j) }));
+        expect(report).toEqual(expected);
+        for (const started = Date.now(); job?.isOver !== true; ) {
+          if (Date.now() - started > 2000) throw new Error('the reading did not end');
+          await new Promise((r) => setTimeout(r, 5));
+        }
+        // Every single-window text file was scanned by the host (the UTF-16 and binary ones are left to the search).
+        expect(job.scanned).toBe(4 * 120 + 3);
+      }
     }
   });
 

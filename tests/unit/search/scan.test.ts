@@ -8,7 +8,7 @@ import { isValidUtf8, LineDecoder } from '../../../tools/search/engine/line-deco
 import { prng } from '../../helpers/prng';
 import { compileQuery, type Query } from '../../../tools/search/engine/query';
 import { LONG_LINE, scanBytes, scanText, type LineHit, type ScanState } from '../../../tools/search/engine/scan';
-import { isBinary } from '../../../tools/search/engine/search-files';
+import { isBinary } from '../../../tools/search/engine/file-kind';
 
 function query(pattern: string, options: { ignoreCase?: boolean; fixedString?: boolean } = {}): Query {
   const compiled = compileQuery({ pattern, ignoreCase: options.ignoreCase ?? false, fixedString: options.fixedString ?? false });

@@ -30,11 +30,16 @@ export function excerpt(hit: LineHit): string {
 }
 
 /**
- * ripgrep's layout: `path:LINE:text`. Joined into one flat string rather than concatenated: a
- * template leaves a chain of five string objects per line, which the collector copies while the
- * search holds its results (a match-dense search keeps thousands): ~4 ms less collection per
- * Korean benchmark search (16,888 lines).
+ * ripgrep's layout is `path:LINE:text`; a finding is the `LINE:text` part, made where the file is
+ * scanned (possibly on the host's reading worker, which has no display paths), and formatLine puts
+ * the path in front. Joined into flat strings rather than concatenated: a template leaves a chain
+ * of string objects per line, which the collector copies while the search holds its results (a
+ * match-dense search keeps thousands): ~4 ms less collection per Korean benchmark search (16,888 lines).
  */
-export function formatHit(displayPath: string, hit: LineHit): string {
-  return [displayPath, hit.line, excerpt(hit)].join(':');
+export function formatFinding(hit: LineHit): string {
+  return [hit.line, excerpt(hit)].join(':');
+}
+
+export function formatLine(displayPath: string, finding: string): string {
+  return [displayPath, finding].join(':');
 }

@@ -20,6 +20,8 @@ export interface Span {
 }
 
 export interface Query {
+  /** What the query was compiled from (the host's reading threads compile it again, tree-scan.ts). */
+  readonly options: QueryOptions;
   /** What every matching line contains; null when the pattern has no usable literal. */
   readonly prefilter: Prefilter | null;
   /** The prefilter's needles as a finder over one file's bytes (null with no prefilter). */
@@ -74,8 +76,9 @@ function findersFor(prefilter: Prefilter | null): Pick<Query, 'finder' | 'utf8Fi
   return { finder, utf8Finder: utf8Needles.length === prefilter.needles.length ? finder : prepareFinder(utf8Needles) };
 }
 
-function re2Query(re: RE2JS, prefilter: Prefilter | null): Query {
+function re2Query(options: QueryOptions, re: RE2JS, prefilter: Prefilter | null): Query {
   return {
+    options,
     prefilter,
     ...findersFor(prefilter),
     needleIsMatch: false,
@@ -94,11 +97,13 @@ function needleIsPattern(pattern: string, prefilter: Prefilter | null): boolean 
   return first !== undefined && new TextDecoder().decode(first.bytes) === pattern;
 }
 
-function fixedQuery(pattern: string, ignoreCase: boolean): Query {
+function fixedQuery(options: QueryOptions): Query {
+  const { pattern, ignoreCase } = options;
   const prefilter = prefilterForFixed(pattern, ignoreCase);
   const finders = findersFor(prefilter);
   if (!ignoreCase) {
     return {
+      options,
       prefilter,
       ...finders,
       needleIsMatch: needleIsPattern(pattern, prefilter) && !/[\r\n]/.test(pattern),
@@ -113,6 +118,7 @@ function fixedQuery(pattern: string, ignoreCase: boolean): Query {
   if (needleIsPattern(pattern, prefilter)) {
     const folded = foldAscii(pattern);
     return {
+      options,
       prefilter,
       ...finders,
       needleIsMatch: false,
@@ -123,17 +129,17 @@ function fixedQuery(pattern: string, ignoreCase: boolean): Query {
     };
   }
   // k, s or a cased non-ASCII letter: RE2's Unicode folding decides.
-  return re2Query(RE2JS.compile(RE2JS.quote(pattern), RE2JS.CASE_INSENSITIVE), prefilter);
+  return re2Query(options, RE2JS.compile(RE2JS.quote(pattern), RE2JS.CASE_INSENSITIVE), prefilter);
 }
 
 export function compileQuery(options: QueryOptions): CompiledQuery {
   const { pattern, ignoreCase, fixedString } = options;
-  if (fixedString) return { ok: true, query: fixedQuery(pattern, ignoreCase) };
+  if (fixedString) return { ok: true, query: fixedQuery(options) };
   let re: RE2JS;
   try {
     re = RE2JS.compile(pattern, ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
   } catch (e) {
     return { ok: false, message: e instanceof Error ? e.message : String(e) };
   }
-  return { ok: true, query: re2Query(re, prefilterFor(analyseLiterals(pattern), ignoreCase)) };
+  return { ok: true, query: re2Query(options, re, prefilterFor(analyseLiterals(pattern), ignoreCase)) };
 }

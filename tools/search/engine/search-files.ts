@@ -1,17 +1,19 @@
 import type { FileAccess, TreeFile } from '../../../electron/common/file-access';
 import { isFileAccessError, type FileErrorCode } from '../../../electron/common/file-access';
 import { decodeText } from '../../kit/text-decoding';
+import { isBinary, isUtf16Bom, isUtf8Bom, WINDOW_BYTES } from './file-kind';
 import { asBuffer } from './finders';
-import { formatHit } from './format';
-import { needsNonAscii } from './needles';
+import { formatFinding, formatLine } from './format';
 import type { Query } from './query';
 import { scanBytes, scanText, type LineHit, type ScanState } from './scan';
+import { FileScanner, treeScanRequest } from './tree-scan';
 
 /**
  * Reads and scans files for one search. Pure orchestration over the FileAccess capability
  * (no node:*), so the tool and the benchmark run exactly the same code. The host's readTree
- * walks and reads in bulk on a worker thread while this scans what has arrived; readBytes only
- * continues files larger than one window.
+ * walks and reads in bulk on a worker thread and the main thread, and runs this search's
+ * FileScanner (tree-scan.ts) on each file where it reads it; a file that arrives unscanned is
+ * scanned here by the same scanner, and readBytes only continues files larger than one window.
  */
 export type FileSource = Pick<FileAccess, 'readTree' | 'readBytes' | 'display'>;
 
@@ -47,11 +49,6 @@ export interface SearchReport {
   readonly cancelled: boolean;
 }
 
-/**
- * Files are read in windows of this size: one read for nearly every office file, bounded memory
- * for a multi-gigabyte log (the window after the last complete line carries over).
- */
-export const WINDOW_BYTES = 8 * 1024 * 1024;
 // A "line" longer than this is not text anyone reads line by line; the rest of the file is skipped.
 const MAX_CARRY_BYTES = 2 * WINDOW_BYTES;
 
@@ -60,27 +57,6 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   out.set(a, 0);
   out.set(b, a.length);
   return out;
-}
-
-/**
- * kit/looksBinary's rule (a NUL in the first 8 KiB, unless a UTF-16 BOM says text) with a native
- * memchr: kit's JS loop took 40–80 ms of a 55 MB search of 6,000 files, most of the scan time.
- */
-export function isBinary(bytes: Uint8Array): boolean {
-  if (isUtf16Bom(bytes)) return false;
-  const buffer = asBuffer(bytes);
-  // Most files are shorter than the probe: no view to make (one allocation per file saved).
-  return (buffer.length <= BINARY_PROBE ? buffer : buffer.subarray(0, BINARY_PROBE)).indexOf(0) >= 0;
-}
-
-const BINARY_PROBE = 8192;
-
-function isUtf16Bom(b: Uint8Array): boolean {
-  return b.length >= 2 && ((b[0] === 0xff && b[1] === 0xfe) || (b[0] === 0xfe && b[1] === 0xff));
-}
-
-function isUtf8Bom(b: Uint8Array): boolean {
-  return b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf;
 }
 
 interface FileOutcome {
@@ -98,7 +74,6 @@ const WHOLE: FirstScan = { done: { partial: false } };
 
 export async function searchFiles(source: FileSource, options: SearchOptions): Promise<SearchReport> {
   const { query, include, maxResults, maxChars, signal } = options;
-  const nonAsciiOnly = needsNonAscii(query.prefilter);
   const lines: string[] = [];
   const unreadable: Unreadable[] = [];
   const partial: string[] = [];
@@ -109,14 +84,35 @@ export async function searchFiles(source: FileSource, options: SearchOptions): P
   let stopped: SearchReport['stopped'] = null;
   let cancelled = false;
 
-  /** Scans one file's first window (synchronously: nearly every file is one window); appends hits. */
+  /**
+   * Appends a file's findings as result lines; true when the search stops here (a cap reached).
+   * The scanner's limit is the cap plus one, so a file's findings may run past what is left.
+   */
+  function append(display: string, findings: readonly string[]): boolean {
+    filesWithMatches++;
+    for (const finding of findings) {
+      const line = formatLine(display, finding);
+      if (chars + line.length + 1 > maxChars) {
+        stopped = 'maxChars';
+        return true;
+      }
+      chars += line.length + 1;
+      lines.push(line);
+    }
+    if (lines.length <= maxResults) return false;
+    lines.length = maxResults;
+    stopped = 'maxResults';
+    return true;
+  }
+
+  /**
+   * The first window of a file the scanner left to us (UTF-16, or larger than one window);
+   * appends its hits.
+   */
   function scanFirst(file: ReadFile, hay: Buffer, hits: LineHit[], room: number): FirstScan {
     const first = file.bytes;
     // A window shorter than asked means the end of the file was reached (it may have shrunk).
     const final = file.complete || first.length < WINDOW_BYTES;
-    // Looking for Korean in a file of ASCII (code, English): no needle can occur. The host's
-    // native check (~20 GB/s) stands in for the scan (~3 GB/s; 15 ms of the benchmark's Korean search).
-    if (final && nonAsciiOnly && file.ascii) return WHOLE;
     if (isUtf16Bom(first)) {
       // UTF-16 is rare in offices (some exports); decoded whole, up to one window.
       scanText(decodeText(first).text, query, room, hits);
@@ -153,6 +149,8 @@ export async function searchFiles(source: FileSource, options: SearchOptions): P
     }
   }
 
+  // One hit beyond the cap tells "capped" apart from "exactly maxResults matches".
+  const scanner = new FileScanner(query, maxResults + 1);
   const tree = source.readTree(options.path, {
     respectIgnoreFiles: true,
     includeHidden: false,
@@ -160,6 +158,8 @@ export async function searchFiles(source: FileSource, options: SearchOptions): P
     signal,
     // Each file is scanned before the next is asked for; nothing keeps its bytes (hits are strings).
     reuseBuffers: true,
+    // The same scanner, run by the host where it reads each file (on both of its threads).
+    scan: treeScanRequest(query.options, maxResults + 1),
     ...(include === null ? {} : { include }),
   });
   const hits: LineHit[] = [];
@@ -177,6 +177,13 @@ export async function searchFiles(source: FileSource, options: SearchOptions): P
         unreadable.push({ path: source.display(file.path), code: file.code });
         continue;
       }
+      // Nearly every file: a single window of text, scanned where it was read or else here.
+      const found = file.scanned ?? scanner.scan(file);
+      if (found !== null) {
+        filesSearched++;
+        if (found.length > 0 && append(source.display(file.path), found)) break;
+        continue;
+      }
       const hay = asBuffer(file.bytes); // the host hands Buffers already; others are wrapped once
       if (isBinary(hay)) {
         binarySkipped++;
@@ -184,7 +191,6 @@ export async function searchFiles(source: FileSource, options: SearchOptions): P
       }
       filesSearched++;
       hits.length = 0; // one array for all files: the hits are formatted before the next file
-      // One hit beyond the cap tells "capped" apart from "exactly maxResults matches".
       const room = maxResults + 1 - lines.length;
       const first = scanFirst(file, hay, hits, room);
       const outcome = 'done' in first ? first.done : await scanRest(file, first.state, first.consumed, hits, room);
@@ -192,21 +198,7 @@ export async function searchFiles(source: FileSource, options: SearchOptions): P
       const display = source.display(file.path);
       if (outcome.unreadable !== undefined) unreadable.push({ path: display, code: outcome.unreadable });
       else if (outcome.partial) partial.push(display);
-      if (hits.length > 0) filesWithMatches++;
-      for (const hit of hits) {
-        const line = formatHit(display, hit);
-        if (chars + line.length + 1 > maxChars) {
-          stopped = 'maxChars';
-          break;
-        }
-        chars += line.length + 1;
-        lines.push(line);
-      }
-      if (stopped === null && lines.length > maxResults) {
-        lines.length = maxResults;
-        stopped = 'maxResults';
-      }
-      if (stopped !== null) break;
+      if (hits.length > 0 && append(display, hits.map(formatFinding))) break;
     }
   } finally {
     signal.removeEventListener('abort', onAbort);

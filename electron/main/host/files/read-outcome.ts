@@ -6,6 +6,19 @@ export interface Slot {
   readonly offset: number;
 }
 
+/**
+ * Gives the slot a file's window goes to, for its length. An object rather than a callback: a
+ * closure made per file costs an allocation (and, from the TypeScript sources, a naming call).
+ */
+export interface SlotSource {
+  place(length: number): Slot;
+}
+
+/** Each window in a buffer of its own (files read late, one at a time). */
+export const OWN_BUFFER: SlotSource = {
+  place: (length) => ({ view: new Uint8Array(length), offset: 0 }),
+};
+
 /** What reading one listed file came to (readOneSync by path, readAtSync relative to its folder). */
 export type ReadOutcome =
   | { readonly kind: 'read'; readonly size: number; readonly slot: Slot; readonly length: number }

@@ -1,14 +1,16 @@
-import { isAscii, isUtf8 } from 'node:buffer';
-import type { ReadTreeOptions, TreeFile } from '../../../common/file-access';
+import type { ReadTreeOptions, TreeFile, TreeScanner } from '../../../common/file-access';
 import type { Confiner } from './confine';
 import { lstatOrNull } from './entries';
 import { fileError, fromOsError, isErrno } from './errors';
 import { readCheckedSized } from './read';
 import { readOneSync, TreeReader, type ReadOutcome, type TreeReaderHooks, type TreeReaderOptions } from './tree-reader';
+import { OWN_BUFFER } from './read-outcome';
+import { fileOf, readTreeFile, type ReadTreeFile } from './tree-file';
 import { treeIo } from './tree-io';
 import { FolderOpener } from './tree-reader-openat';
 import { Claims, PartReader, partCount, partItem, PlanFiles, Slabs, type PackedPart, type Plan } from './tree-reader-plan';
 import { SLAB_BYTES } from './tree-reader-protocol';
+import { PartScans, scannedOf, treeScanner, type PackedScans } from './tree-scan';
 import { treeReaderPool, WorkerUnavailable, type ReaderThread, type TreeJob, type TreeReaderPool } from './tree-reader-pool';
 
 /**
@@ -118,12 +120,15 @@ export async function* readTreeConfined(
       return;
     }
     const readers = runtime.readers ?? 'both';
+    // Loaded before the job starts: a module that cannot be loaded fails the call, with its reason.
+    const scanner = options.scan === undefined ? null : await treeScanner(options.scan);
     const started = (runtime.pool ?? treeReaderPool).start({
       confiner: confiner.snapshot(),
       start: start.path,
       options: readerOptions,
       planFiles: PLAN_FILES,
       workerReads: readers !== 'main',
+      ...(options.scan === undefined ? {} : { scan: options.scan }),
       ...(runtime.workerPause === undefined ? {} : { pause: runtime.workerPause }),
     });
     if (started === null) {
@@ -134,7 +139,7 @@ export async function* readTreeConfined(
     // The plans are consumed here rather than in a nested generator: each file then passes one
     // generator, not two (~1.5 ms per 6,000 files).
     const { job, thread } = started;
-    const consumer = new WorkerConsumer(job, thread, confiner, windowBytes, options.reuseBuffers === true, runtime);
+    const consumer = new WorkerConsumer(job, thread, confiner, windowBytes, options.reuseBuffers === true, runtime, scanner);
     // A flag set by the listener, not signal.aborted per file: that getter cost ~2 ms per 6,000 files.
     let aborted = false;
     const onAbort = (): void => {
@@ -187,7 +192,7 @@ export async function* readTreeConfined(
 async function readStartFile(confiner: Confiner, realPath: string, given: string, windowBytes: number, cap: number): Promise<TreeFile> {
   try {
     const { bytes, size } = await readCheckedSized(realPath, confiner, given, { maxBytes: windowBytes }, cap);
-    return readFile(realPath, size, bytes, windowBytes);
+    return readTreeFile(realPath, size, bytes, windowBytes);
   } catch (e) {
     return { ok: false, path: realPath, code: fromOsError(e, given).code };
   }
@@ -216,45 +221,11 @@ async function* readInThread(reader: TreeReader, windowBytes: number, signal: Ab
   }
 }
 
-function fileOf(path: string, size: number, buffer: ArrayBuffer, offset: number, length: number, windowBytes: number): TreeFile {
-  // A Buffer view (a Uint8Array to the consumer): the search needs one for native indexOf and
-  // would otherwise wrap every file a second time (~2 ms per 6,000 files).
-  return readFile(path, size, Buffer.from(buffer, offset, length), windowBytes);
-}
-
 /** The file for what reading `path` came to; null when it was passed over (gone, a link now). */
-function fileOfOutcome(path: string, outcome: ReadOutcome, windowBytes: number): TreeFile | null {
+function fileOfOutcome(path: string, outcome: ReadOutcome, windowBytes: number): ReadTreeFile | Extract<TreeFile, { readonly ok: false }> | null {
   if (outcome.kind === 'skipped') return null;
   if (outcome.kind === 'failed') return { ok: false, path, code: outcome.code };
   return fileOf(path, outcome.size, outcome.slot.view.buffer, outcome.slot.offset, outcome.length, windowBytes);
-}
-
-function readFile(path: string, size: number, bytes: Uint8Array, windowBytes: number): TreeFile {
-  return new ReadTreeFile(path, size, bytes, size <= windowBytes);
-}
-
-/** A file that was read. A class, not a literal with a getter: one allocation per file, not three. */
-class ReadTreeFile {
-  readonly ok = true;
-  private checkedUtf8: boolean | undefined;
-  private checkedAscii: boolean | undefined;
-
-  constructor(
-    readonly path: string,
-    readonly size: number,
-    readonly bytes: Uint8Array,
-    readonly complete: boolean,
-  ) {}
-
-  /** Computed on first use: a search asks only about files with a non-ASCII match. */
-  get utf8(): boolean {
-    return (this.checkedUtf8 ??= isUtf8(this.bytes));
-  }
-
-  /** Computed on first use: a search asks only when it looks for non-ASCII bytes. */
-  get ascii(): boolean {
-    return (this.checkedAscii ??= isAscii(this.bytes));
-  }
 }
 
 /**
@@ -279,6 +250,8 @@ class WorkerConsumer {
     /** The consumer agreed that a plan's bytes may be reused once it moves past the plan. */
     private readonly reuse: boolean,
     private readonly runtime: ReadTreeRuntime,
+    /** ReadTreeOptions.scan, loaded on this thread: run on each file this thread reads of a plan. */
+    private readonly scanner: TreeScanner | null,
   ) {
     const io = runtime.openat === false ? null : treeIo();
     this.folders = io === null ? null : new FolderOpener(io);
@@ -298,6 +271,7 @@ class WorkerConsumer {
     const slabs = new Slabs(SLAB_BYTES, () => spare.pop() ?? null);
     this.slabs = slabs;
     const own = new PartReader(files, this.folders, this.confiner, this.windowBytes, this.job.reads);
+    const scans = this.scanner === null ? null : new PartScans(this.scanner, files.count);
     let worker: PackedPart | null = null;
     if (this.readers === 'worker') {
       // The worker claims from the front until its byte bound; only what it leaves is read here.
@@ -307,8 +281,11 @@ class WorkerConsumer {
       while (own.bytes < OWN_PART_BYTES) {
         const index = claims.back();
         if (index < 0) break;
-        this.runtime.beforeMainRead?.(files.paths[index] as string);
-        own.read(index, slabs);
+        const path = files.paths[index] as string;
+        this.runtime.beforeMainRead?.(path);
+        const outcome = own.read(index, slabs);
+        // As on the worker (tree-reader-worker.ts): a claim costs the reading and the scanning.
+        scans?.scanRead(index, path, outcome, this.windowBytes);
       }
     }
     const [lateFrom, lateTo] = claims.rest();
@@ -321,22 +298,29 @@ class WorkerConsumer {
       if (worker === null) return null;
     }
     this.workerPart = worker;
-    return this.inOrder(files, worker, taken, own, lateFrom, lateTo);
+    this.job.scanned += scans?.scannedFiles ?? 0;
+    const ownScans = scans?.pack(own.outcomes, files.count) ?? null;
+    return this.inOrder(files, worker, taken, own, ownScans, lateFrom, lateTo);
   }
 
   /** The files of a plan in walk order: the worker's part [0, taken), then the late ones and this thread's part. */
-  private inOrder(files: PlanFiles, worker: PackedPart | null, taken: number, own: PartReader, lateFrom: number, lateTo: number): (TreeFile | string)[] {
+  private inOrder(files: PlanFiles, worker: PackedPart | null, taken: number, own: PartReader, ownScans: PackedScans | null, lateFrom: number, lateTo: number): (TreeFile | string)[] {
     const out: (TreeFile | string)[] = [];
     for (let index = 0; index < files.count; index++) {
       const path = files.paths[index] as string;
       if (index < taken) {
         const item = worker === null || index >= partCount(worker) ? ({ kind: 'failed', code: 'IO' } as const) : partItem(worker, index);
-        if (item.kind === 'read') out.push(fileOf(path, item.size, item.buffer, item.offset, item.length, this.windowBytes));
+        if (item.kind === 'read') {
+          const file = fileOf(path, item.size, item.buffer, item.offset, item.length, this.windowBytes);
+          file.scanned = scannedOf(worker?.scans ?? null, index);
+          out.push(file);
+        }
         else if (item.kind === 'failed') out.push({ ok: false, path, code: item.code });
       } else if (index >= lateFrom && index < lateTo) {
         out.push(path);
       } else {
         const file = fileOfOutcome(path, own.outcomes.get(index) ?? { kind: 'failed', code: 'IO' }, this.windowBytes);
+        if (file?.ok === true) file.scanned = scannedOf(ownScans, index);
         if (file !== null) out.push(file);
       }
     }
@@ -346,7 +330,7 @@ class WorkerConsumer {
   /** A file neither thread read ahead, read by path with the per-file proof; null when passed over (gone, a link now). */
   readLate(path: string): TreeFile | null {
     this.job.reads.byPath++;
-    return fileOfOutcome(path, readOneSync(path, this.confiner, this.windowBytes, (length) => ({ view: new Uint8Array(length), offset: 0 })), this.windowBytes);
+    return fileOfOutcome(path, readOneSync(path, this.confiner, this.windowBytes, OWN_BUFFER), this.windowBytes);
   }
 
   /** The consumer has asked for what follows the plan: it is done with the plan's bytes. */

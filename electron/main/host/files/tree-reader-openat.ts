@@ -4,7 +4,7 @@ import type { Confiner } from './confine';
 import type { ListedEntry } from './entries';
 import { fromOsError, type ErrnoError } from './errors';
 import type { TreeIo } from './tree-io';
-import type { ReadOutcome, Slot } from './read-outcome';
+import type { ReadOutcome, Slot, SlotSource } from './read-outcome';
 
 /**
  * The TreeReader's system calls through native/tree-io: every folder is opened relative to its open
@@ -132,15 +132,15 @@ export class FolderOpener {
 
 /**
  * readOneSync for a file of an open folder: openat without following a link, regular files only,
- * its first `windowBytes` into the slot `place` gives for its size.
+ * its first `windowBytes` into the slot `slots` gives for its size.
  */
-export function readAtSync(io: TreeIo, folderFd: number, name: string, path: string, windowBytes: number, place: (length: number) => Slot): ReadOutcome {
+export function readAtSync(io: TreeIo, folderFd: number, name: string, path: string, windowBytes: number, slots: SlotSource): ReadOutcome {
   const fd = io.openFile(folderFd, name, sizeOut);
   if (fd < 0) return isGoneOrLink(fd, io) ? { kind: 'skipped' } : { kind: 'failed', code: fromOsError(errnoError(fd, path), path).code };
   const size = sizeOut[0] as number;
   let slot: Slot;
   try {
-    slot = place(Math.min(size, windowBytes));
+    slot = slots.place(Math.min(size, windowBytes));
   } catch (e) {
     io.closeFd(fd);
     throw e;

@@ -4,15 +4,16 @@ import type { Confiner } from './confine';
 import type { ReadOutcome, Slot } from './read-outcome';
 import { readOneSync, type WalkedPlan } from './tree-reader';
 import { readAtSync, type FolderOpener } from './tree-reader-openat';
+import type { PackedScans } from './tree-scan';
 
 /**
  * Work stealing between the reading worker and the searching main thread (FileAccess.readTree).
  * The worker walks ahead and posts each stretch of files as a plan: paths and their folders'
  * descriptors, nothing read yet. Then both threads read the plan's files, each claiming one at a
  * time through one shared word: the worker from the front, the main thread from the back, until
- * they meet. Where the search is cheap (ASCII code searched for Korean) the main thread arrives
- * early and reads half; where it is costly (dense matches) the worker has read everything before the
- * main thread arrives. No cost model to tune: the split is who gets there first.
+ * they meet. With ReadTreeOptions.scan each thread also scans a file right after reading it
+ * (tree-scan.ts), so a claim costs the whole work on that file and the split shares the search, not
+ * only the reading. No cost model to tune: the split is who gets there first.
  *
  * Each thread proves again the folders it read from (one readlink per folder and part) before its
  * part is handed out, as the batch reader does. The main thread reads relative to the worker's open
@@ -138,12 +139,11 @@ export class PartReader {
     // A path from the other thread is held to the roots and protected paths before a relative
     // read (readOneSync refuses it with the right code), as readOneSync holds every path.
     const relative = fd >= 0 && this.folders !== null && slash > 0 && this.isPlain(path, slash, fd);
-    const place = (length: number): Slot => slabs.place(length);
     if (relative) this.counts.relative++;
     else this.counts.byPath++;
     const outcome = relative
-      ? readAtSync(this.folders.io, fd, path.slice(slash + 1), path, this.windowBytes, place)
-      : readOneSync(path, this.confiner, this.windowBytes, place);
+      ? readAtSync(this.folders.io, fd, path.slice(slash + 1), path, this.windowBytes, slabs)
+      : readOneSync(path, this.confiner, this.windowBytes, slabs);
     if (outcome.kind === 'read') {
       this.bytes += outcome.length;
       if (relative) {
@@ -194,6 +194,8 @@ export interface PackedPart {
   readonly buffers: ArrayBuffer[];
   /** FIELDS numbers per index: kind, then buffer, offset, length, size ('read') or the error code's number. */
   readonly numbers: Float64Array<ArrayBuffer>;
+  /** What ReadTreeOptions.scan found in the part's files (null: no scan asked). */
+  readonly scans: PackedScans | null;
 }
 
 const FIELDS = 5;
@@ -216,7 +218,7 @@ const ERROR_NUMBER: Readonly<Record<FileErrorCode, number>> = {
 const ERROR_CODES = Object.keys(ERROR_NUMBER).sort((a, b) => ERROR_NUMBER[a as FileErrorCode] - ERROR_NUMBER[b as FileErrorCode]) as FileErrorCode[];
 
 /** Packs outcomes [0, count) (an index without one: IO), with the buffers they lie in. */
-export function packPart(outcomes: ReadonlyMap<number, ReadOutcome>, count: number): PackedPart {
+export function packPart(outcomes: ReadonlyMap<number, ReadOutcome>, count: number, scans: PackedScans | null): PackedPart {
   const numbers = new Float64Array(count * FIELDS);
   const buffers: ArrayBuffer[] = [];
   const index = new Map<ArrayBuffer, number>();
@@ -243,7 +245,13 @@ export function packPart(outcomes: ReadonlyMap<number, ReadOutcome>, count: numb
         assertNever(outcome);
     }
   }
-  return { buffers, numbers };
+  return { buffers, numbers, scans };
+}
+
+/** What a packed part transfers (rather than copies) when it crosses. */
+export function transferOf(part: PackedPart): ArrayBuffer[] {
+  const scans = part.scans === null ? [] : [part.scans.counts.buffer, part.scans.starts.buffer];
+  return [...part.buffers, part.numbers.buffer, ...scans];
 }
 
 /** One index of a packed part. */

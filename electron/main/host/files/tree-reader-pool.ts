@@ -58,6 +58,8 @@ export class TreeJob {
   filesHandedOut: number | null = null;
   /** How the files were read, by both threads (the worker's part counted once it reported the end). */
   readonly reads: ReadCounts = { relative: 0, byPath: 0 };
+  /** Files scanned where they were read (ReadTreeOptions.scan), by both threads (the worker's counted once it reported the end). */
+  scanned = 0;
 
   /** The next plan, or null at the end (or after cancel). Hands the worker a credit per plan. */
   take(): Promise<Plan | null> {
@@ -238,6 +240,7 @@ export class ReaderThread {
     job.filesHandedOut = reply.files;
     job.reads.relative += reply.reads.relative;
     job.reads.byPath += reply.reads.byPath;
+    job.scanned += reply.scanned;
     job.finish(reply.error === null ? null : jobErrorOf(reply.error));
     this.current = null;
     if (this.graceTimer !== null) clearTimeout(this.graceTimer);

@@ -1,4 +1,5 @@
 import type { MessagePort } from 'node:worker_threads';
+import type { TreeScanRequest } from '../../../common/file-access';
 import type { ConfinerSnapshot } from './confine';
 import type { TreeReaderOptions } from './tree-reader';
 import type { PackedPart, Plan, ReadCounts } from './tree-reader-plan';
@@ -20,6 +21,8 @@ export interface JobRequest {
   readonly planFiles: number;
   /** Whether the worker reads (claims from the front); false only in tests, where the main thread then reads every file. */
   readonly workerReads: boolean;
+  /** ReadTreeOptions.scan: the worker scans each file it reads (tree-scan.ts). */
+  readonly scan?: TreeScanRequest;
   /**
    * Test seam (security tests): Int32Array [files, state]. After reading its `files`-th file the
    * worker sets state PAUSED and waits (at most PAUSE_LIMIT_MS) until the test sets RESUMED, so
@@ -36,7 +39,7 @@ export type WorkerReply =
   /** What the worker read of plan `plan`: indices [0, its count), proven. */
   | { readonly kind: 'part'; readonly job: number; readonly plan: number; readonly part: PackedPart }
   /** The job is over (walk finished, cancelled, or failed); the worker takes the next one. */
-  | { readonly kind: 'end'; readonly job: number; readonly error: JobError | null; readonly files: number; readonly reads: ReadCounts };
+  | { readonly kind: 'end'; readonly job: number; readonly error: JobError | null; readonly files: number; readonly reads: ReadCounts; readonly scanned: number };
 
 
 export interface JobError {

@@ -1,17 +1,20 @@
+import type { TreeScanner } from '../../../common/file-access';
 import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
 import { Confiner } from './confine';
 import { isErrno } from './errors';
 import { TreeReader } from './tree-reader';
 import { FolderOpener } from './tree-reader-openat';
-import { Claims, packPart, PartReader, PlanFiles, planOf, Slabs } from './tree-reader-plan';
+import { Claims, packPart, PartReader, PlanFiles, planOf, Slabs, transferOf } from './tree-reader-plan';
 import { CANCELLED, CREDITS, PAUSE_LIMIT_MS, PAUSED, READ_DONE, SLAB_BYTES, type JobError, type JobRequest, type ReadCounts, type WorkerReply, type WorkerSetup } from './tree-reader-protocol';
 import { treeIo } from './tree-io';
+import { PartScans, treeScanner } from './tree-scan';
 
 /**
  * Worker-thread entry of FileAccess.readTree: runs one job at a time, synchronously. It walks one
  * plan ahead of its reading, posts each plan before reading it (the main thread may start on it
- * from the back at once), reads the plan's files from the front until the threads meet, and posts
- * its part with the buffers transferred (no copy). tree-reader-plan.ts explains the split.
+ * from the back at once), reads the plan's files from the front until the threads meet (scanning
+ * each one as it is read when the job asks, tree-scan.ts), and posts its part with the buffers
+ * transferred (no copy). tree-reader-plan.ts explains the split.
  */
 
 // Wake up now and then even without a notify: a lost wake-up costs at most this long.
@@ -74,9 +77,14 @@ class Job {
   private readHere = 0;
   files = 0;
   readonly reads: ReadCounts = { relative: 0, byPath: 0 };
+  /** Files scanned (ReadTreeOptions.scan). */
+  scanned = 0;
   error: JobError | null = null;
 
-  constructor(private readonly request: JobRequest) {
+  constructor(
+    private readonly request: JobRequest,
+    private readonly scanner: TreeScanner | null,
+  ) {
     this.control = new Int32Array(request.control);
     this.confiner = Confiner.fromSnapshot(request.confiner);
     const io = request.options.openat === false ? null : treeIo();
@@ -143,20 +151,26 @@ class Job {
   private readPart(plan: Posted): void {
     plan.read = true;
     const slabs = new Slabs(SLAB_BYTES, reusedSlab);
-    const part = new PartReader(plan.files, this.folders, this.confiner, this.request.options.windowBytes, this.reads);
+    const windowBytes = this.request.options.windowBytes;
+    const part = new PartReader(plan.files, this.folders, this.confiner, windowBytes, this.reads);
+    const scans = this.scanner === null ? null : new PartScans(this.scanner, plan.files.count);
     let taken = 0;
     while (this.request.workerReads && part.bytes < PART_BYTES && !this.stop()) {
       const index = plan.claims.front();
       if (index < 0) break;
-      part.read(index, slabs);
+      const outcome = part.read(index, slabs);
+      // Scanned while its bytes are fresh in the cache, and so that what this thread claims costs
+      // what reading and scanning cost: the claims then share the search, not only the reading.
+      scans?.scanRead(index, plan.files.paths[index] as string, outcome, windowBytes);
       taken++;
       if (this.pause !== null && ++this.readHere === this.pause[0]) pauseForTest(this.pause);
     }
     // Nothing claimed: the main thread read the whole plan and waits for no part.
     if (taken === 0) return;
     part.proveFolders();
-    const packed = packPart(part.outcomes, taken);
-    post({ kind: 'part', job: this.request.job, plan: plan.files.plan.id, part: packed }, [...packed.buffers, packed.numbers.buffer]);
+    const packed = packPart(part.outcomes, taken, scans?.pack(part.outcomes, taken) ?? null);
+    this.scanned += scans?.scannedFiles ?? 0;
+    post({ kind: 'part', job: this.request.job, plan: plan.files.plan.id, part: packed }, transferOf(packed));
   }
 
   /** Closes the folders of the oldest plans the main thread no longer reads from (it is done with them, or the plan was read whole here). */
@@ -170,8 +184,29 @@ class Job {
   }
 }
 
-port.on('message', (request: JobRequest) => {
-  const job = new Job(request);
+async function runJob(request: JobRequest): Promise<void> {
+  let scanner: TreeScanner | null = null;
+  try {
+    if (request.scan !== undefined) scanner = await treeScanner(request.scan);
+  } catch (e) {
+    // Loaded on the main thread before the job started, so this is unexpected: the job fails.
+    post({ kind: 'end', job: request.job, error: jobError(e), files: 0, reads: { relative: 0, byPath: 0 }, scanned: 0 });
+    return;
+  }
+  const job = new Job(request, scanner);
   job.run();
-  post({ kind: 'end', job: request.job, error: job.error, files: job.files, reads: job.reads });
+  post({ kind: 'end', job: request.job, error: job.error, files: job.files, reads: job.reads, scanned: job.scanned });
+}
+
+// One job at a time: loading a scan module is asynchronous, so jobs queue behind each other.
+let jobs = Promise.resolve();
+port.on('message', (request: JobRequest) => {
+  // An unexpected throw still ends the worker (the pool then fails the job), as it did before jobs queued.
+  jobs = jobs
+    .then(() => runJob(request))
+    .catch((e: unknown) => {
+      setImmediate(() => {
+        throw e;
+      });
+    });
 });

@@ -6,7 +6,7 @@ import { isUnreadable, readDirectoryCheckedSync, resolveUnknownTypeSync, type Li
 import { fromOsError } from './errors';
 import { IgnoreStack } from './ignore-rules';
 import { openVerifiedForReadSync } from './open-verified';
-import type { ReadOutcome, Slot } from './read-outcome';
+import type { ReadOutcome, Slot, SlotSource } from './read-outcome';
 import { FolderOpener, readAtSync } from './tree-reader-openat';
 import { treeIo } from './tree-io';
 import { direntsNeedingType, walkChildren, type WalkChild } from './walk-children';
@@ -77,16 +77,16 @@ export interface TreeReaderHooks {
 
 /**
  * Opens one listed file with the full proof (openVerifiedForReadSync) and reads its first
- * `windowBytes` into the slot `place` gives for the size. Shared by both threads' reads (a folder
+ * `windowBytes` into the slot `slots` gives for the size. Shared by both threads' reads (a folder
  * read by path, and a plan's late reads), so all read under exactly the same checks.
  */
-export function readOneSync(path: string, confiner: Confiner, windowBytes: number, place: (length: number) => Slot): ReadOutcome {
+export function readOneSync(path: string, confiner: Confiner, windowBytes: number, slots: SlotSource): ReadOutcome {
   const opened = openVerifiedForReadSync(path, confiner);
   if (!opened.ok) return opened.skip ? { kind: 'skipped' } : { kind: 'failed', code: opened.error.code };
   const { fd, stat } = opened;
   try {
     const wanted = Math.min(stat.size, windowBytes);
-    const slot = place(wanted);
+    const slot = slots.place(wanted);
     let filled = 0;
     while (filled < wanted) {
       const n = readSync(fd, slot.view, slot.offset + filled, wanted - filled, filled);
@@ -289,11 +289,10 @@ export class TreeReader {
     const { accept, beforeOpen } = this.hooks;
     if (accept !== undefined && !accept(path)) return false;
     beforeOpen?.(path);
-    const place = (length: number): Slot => batch.reserve(length);
     const relative = folder.fd >= 0 && this.folders !== null;
     const outcome = relative
-      ? readAtSync(this.folders.io, folder.fd, child.name, path, this.options.windowBytes, place)
-      : readOneSync(path, this.confiner, this.options.windowBytes, place);
+      ? readAtSync(this.folders.io, folder.fd, child.name, path, this.options.windowBytes, batch)
+      : readOneSync(path, this.confiner, this.options.windowBytes, batch);
     switch (outcome.kind) {
       case 'skipped':
         return false;
@@ -339,7 +338,7 @@ class BatchBuilder {
     return this.items.length;
   }
 
-  reserve(length: number): Slot {
+  place(length: number): Slot {
     if (this.slab !== null && length <= this.slab.length - this.used) return { view: this.slab, offset: this.used };
     if (this.slab === null && length <= this.slabBytes) {
       this.slab = new Uint8Array(this.slabBytes);
