@@ -92,6 +92,14 @@ afterAll(() => {
   if (project) rmSync(project, { recursive: true, force: true });
 });
 
+/** What a standalone bundle imports besides node builtins and runtime dependencies: a chunk of ours, or electron. */
+function foreignImports(file: string): string[] {
+  const deps = Object.keys((JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies);
+  const imported = [...readFileSync(file, 'utf8').matchAll(/^import\s[^'"]*['"]([^'"]+)['"]/gm)].map((m) => m[1]!);
+  const builtin = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
+  return imported.filter((s) => !builtin.has(s) && !deps.includes(s));
+}
+
 describe('desktop bundles (electron-vite)', () => {
   it('main is one ES module that imports only electron, node builtins and runtime dependencies', () => {
     const main = readFileSync(join(project, 'out', 'main', 'index.js'), 'utf8');
@@ -108,11 +116,7 @@ describe('desktop bundles (electron-vite)', () => {
 
   it('the file-reading worker is one ES module beside index.js that reads a tree when started', async () => {
     const file = join(project, 'out', 'main', 'tree-reader-worker.js');
-    const worker = readFileSync(file, 'utf8');
-    const deps = Object.keys((JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies);
-    const imported = [...worker.matchAll(/^import\s[^'"]*['"]([^'"]+)['"]/gm)].map((m) => m[1]!);
-    const builtin = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
-    expect(imported.filter((s) => !builtin.has(s) && !deps.includes(s))).toEqual([]); // no chunk of ours, no electron
+    expect(foreignImports(file)).toEqual([]);
     // Started as tree-reader-pool.ts starts it in the desktop app (there: beside index.js).
     const ws = mkdtempSync(join(tmpdir(), 'baram-worker-ws-'));
     const pool = new TreeReaderPool({ entry: pathToFileURL(file) });
@@ -134,11 +138,7 @@ describe('desktop bundles (electron-vite)', () => {
 
   it("search.text's scanner is one ES module beside index.js that the reading worker can load", async () => {
     const file = join(project, 'out', 'main', 'search-tree-scan.js');
-    const scanModule = readFileSync(file, 'utf8');
-    const deps = Object.keys((JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies);
-    const imported = [...scanModule.matchAll(/^import\s[^'"]*['"]([^'"]+)['"]/gm)].map((m) => m[1]!);
-    const builtin = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
-    expect(imported.filter((s) => !builtin.has(s) && !deps.includes(s))).toEqual([]); // no chunk of ours, no electron
+    expect(foreignImports(file)).toEqual([]);
     const loaded = (await import(pathToFileURL(file).href)) as TreeScanModule;
     const scanner = loaded.createTreeScanner({ pattern: '개인정보', ignoreCase: false, fixedString: true, maxHits: 10 });
     const bytes = Buffer.from('회의록\n개인정보 처리 방침\n');

@@ -22,8 +22,8 @@ function applicationRoot(): string {
   return fileURLToPath(new URL(up, import.meta.url));
 }
 
-/** The module's path when it may be loaded; throws an Error saying why not otherwise. */
-export function scanModulePath(module: string): string {
+/** The module's path when it may be loaded (a lexical check); throws an Error saying why not otherwise. */
+function scanModulePath(module: string): string {
   let url: URL;
   try {
     url = new URL(module);
