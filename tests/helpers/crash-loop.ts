@@ -283,13 +283,17 @@ function describeFolder(dir: string): string {
     const file = join(dir, name);
     const size = statSync(file).size;
     if (!name.endsWith('.sqlite3')) return `${name} (${size} B)`;
-    const db = openSegmentReader(file);
+    let db: ReturnType<typeof openSegmentReader> | null = null;
     try {
+      db = openSegmentReader(file);
       const version = db.pragma('user_version', { simple: true }) as number;
       const tables = db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'").all().map((t) => t.name);
       return `${name} (${size} B, user_version ${version}, tables [${tables.join(', ')}])`;
+    } catch (error) {
+      // The description must not hide the failure it describes (a segment a reader cannot open is one).
+      return `${name} (${size} B, unreadable: ${error instanceof Error ? error.message : String(error)})`;
     } finally {
-      db.close();
+      db?.close();
     }
   });
   return parts.join('; ');

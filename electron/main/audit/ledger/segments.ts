@@ -1,5 +1,6 @@
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { closeSync, existsSync, fsyncSync, linkSync, openSync, readdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { migrate } from './migrations';
 
@@ -38,9 +39,14 @@ export interface WriterOptions {
  * A writing connection to one segment, with the durability the ledger promises: WAL with
  * synchronous=FULL, read back and refused otherwise — better-sqlite3's build makes WAL default to
  * NORMAL, which can lose the last committed rows (the intent rows the gate relies on) on power loss.
+ * A segment that does not exist yet is first made complete under another name (createSegment).
  */
 export function openSegmentWriter(file: string, options: WriterOptions = {}): Database.Database {
-  const db = new Database(file);
+  if (!existsSync(file)) createSegment(file, options);
+  return configureWriter(new Database(file), file, options);
+}
+
+function configureWriter(db: Database.Database, file: string, options: WriterOptions): Database.Database {
   try {
     // A busy writer elsewhere (the desktop app while `baram audit export` runs) is waited for, not failed.
     db.pragma('busy_timeout = 5000');
@@ -58,6 +64,44 @@ export function openSegmentWriter(file: string, options: WriterOptions = {}): Da
   } catch (error) {
     db.close();
     throw error;
+  }
+}
+
+/**
+ * Makes a new segment complete (WAL mode, schema) under a temporary name, then links it into
+ * place. Switching a new database to WAL goes through a rollback journal: a kill inside it left a
+ * segment with a hot journal that no read-only connection (verify, export, the viewer) can open
+ * (SQLITE_READONLY_ROLLBACK; the 1,000-round crash benchmark met it), and a kill before the first
+ * migration left one without tables. Now a kill leaves at most a temporary file, which no reader
+ * lists (listSegments). link() fails if another process made the segment first: theirs is kept.
+ */
+function createSegment(file: string, options: WriterOptions): void {
+  const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.new`;
+  try {
+    configureWriter(new Database(temp), file, options).close(); // closing checkpoints and removes the WAL
+    const fd = openSync(temp, 'r+');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    try {
+      linkSync(temp, file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    syncFolder(dirname(file)); // the new name survives a power loss with the rows written under it
+  } finally {
+    for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(temp + suffix, { force: true });
+  }
+}
+
+function syncFolder(dir: string): void {
+  const fd = openSync(dir, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
   }
 }
 
