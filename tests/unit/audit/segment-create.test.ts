@@ -1,5 +1,5 @@
-import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { LATEST_SCHEMA_VERSION, schemaVersion } from '../../../electron/main/audit/ledger/migrations';
@@ -51,6 +51,19 @@ describe('a new segment', () => {
     openSegmentWriter(file).close();
     expect(statSync(file).ino).toBe(made);
     expect(readdirSync(dirname(file))).toEqual(['ledger-2026-12.sqlite3']);
+  });
+
+  it('sweeps what a killed making of a segment left, once it is old, and nothing else', () => {
+    const file = newFile();
+    const dir = dirname(file);
+    const stale = [`${segmentFile(dir, '2026-11')}.4242.0123456789ab.new`, `${segmentFile(dir, '2026-11')}.4242.0123456789ab.new-journal`];
+    const fresh = `${segmentFile(dir, '2026-12')}.4343.ba9876543210.new`;
+    const other = `${dir}/notes.new`;
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    for (const path of [...stale, fresh, other]) writeFileSync(path, 'x');
+    for (const path of [...stale, other]) utimesSync(path, hourAgo, hourAgo);
+    openSegmentWriter(file).close();
+    expect(readdirSync(dir).sort()).toEqual(['ledger-2026-12.sqlite3', basename(fresh), 'notes.new'].sort());
   });
 
   it('made in place the old way, a kill inside the switch to WAL leaves what no reader can open (why it is made aside)', () => {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, linkSync, openSync, readdirSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, linkSync, openSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { migrate } from './migrations';
@@ -76,6 +76,7 @@ function configureWriter(db: Database.Database, file: string, options: WriterOpt
  * lists (listSegments). link() fails if another process made the segment first: theirs is kept.
  */
 function createSegment(file: string, options: WriterOptions): void {
+  sweepStaleTemporaries(dirname(file));
   const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.new`;
   try {
     configureWriter(new Database(temp), file, options).close(); // closing checkpoints and removes the WAL
@@ -93,6 +94,25 @@ function createSegment(file: string, options: WriterOptions): void {
     syncFolder(dirname(file)); // the new name survives a power loss with the rows written under it
   } finally {
     for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(temp + suffix, { force: true });
+  }
+}
+
+/** A temporary segment (with its journal, WAL or shared-memory file) that createSegment makes. */
+const TEMPORARY = /^ledger-\d{4}-\d{2}\.sqlite3\.\d+\.[0-9a-f]{12}\.new(-journal|-wal|-shm)?$/;
+/** Making a segment takes milliseconds: a temporary this old was left by a kill. */
+const STALE_MS = 10 * 60 * 1000;
+
+/** Removes what killed createSegment calls left; a temporary another process is making now is younger. */
+function sweepStaleTemporaries(dir: string): void {
+  const now = Date.now();
+  for (const name of readdirSync(dir)) {
+    if (!TEMPORARY.test(name)) continue;
+    const path = join(dir, name);
+    try {
+      if (now - statSync(path).mtimeMs > STALE_MS) rmSync(path, { force: true });
+    } catch {
+      // Gone meanwhile, or not ours to remove: the sweep is housekeeping, never a reason to fail.
+    }
   }
 }
 
