@@ -117,6 +117,8 @@ function sweepStaleTemporaries(dir: string): void {
 }
 
 function syncFolder(dir: string): void {
+  // Windows cannot open a folder this way (and NTFS journals the new name itself).
+  if (process.platform === 'win32') return;
   const fd = openSync(dir, 'r');
   try {
     fsyncSync(fd);
