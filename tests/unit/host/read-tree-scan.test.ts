@@ -126,7 +126,7 @@ describe('PartScans', () => {
 
   it("keeps each file's findings under its index, whatever order the files were read in", () => {
     const scans = new PartScans(scanner, 4);
-    // The main thread reads from the back of a plan.
+    // Packed by index, not by the order of the reads.
     for (const [index, p] of [[3, 'd'], [2, 'none'], [1, 'b'], [0, 'a']] as const) scans.scan(index, file(p));
     const outcomes = new Map([0, 1, 2, 3].map((i) => [i, read(1)]));
     const packed = scans.pack(outcomes, 4);

@@ -10,7 +10,7 @@ import { treeIo } from './tree-io';
 import { FolderOpener } from './tree-reader-openat';
 import { Claims, PartReader, partCount, partItem, PlanFiles, Slabs, type PackedPart, type Plan } from './tree-reader-plan';
 import { SLAB_BYTES } from './tree-reader-protocol';
-import { PartScans, scannedOf, treeScanner, type PackedScans } from './tree-scan';
+import { findingsOf, scannedOf, treeScanner } from './tree-scan';
 import { treeReaderPool, WorkerUnavailable, type ReaderThread, type TreeJob, type TreeReaderPool } from './tree-reader-pool';
 
 /**
@@ -271,7 +271,8 @@ class WorkerConsumer {
     const slabs = new Slabs(SLAB_BYTES, () => spare.pop() ?? null);
     this.slabs = slabs;
     const own = new PartReader(files, this.folders, this.confiner, this.windowBytes, this.job.reads);
-    const scans = this.scanner === null ? null : new PartScans(this.scanner, files.count);
+    // The files read here, made once at the read (and scanned then); handed out unless refused since.
+    const ownFiles = new Map<number, ReadTreeFile>();
     let worker: PackedPart | null = null;
     if (this.readers === 'worker') {
       // The worker claims from the front until its byte bound; only what it leaves is read here.
@@ -284,8 +285,14 @@ class WorkerConsumer {
         const path = files.paths[index] as string;
         this.runtime.beforeMainRead?.(path);
         const outcome = own.read(index, slabs);
+        if (outcome.kind !== 'read') continue;
+        const file = fileOf(path, outcome.size, outcome.slot.view.buffer, outcome.slot.offset, outcome.length, this.windowBytes);
         // As on the worker (tree-reader-worker.ts): a claim costs the reading and the scanning.
-        scans?.scanRead(index, path, outcome, this.windowBytes);
+        if (this.scanner !== null) {
+          file.scanned = findingsOf(this.scanner, file);
+          if (file.scanned !== undefined) this.job.scanned++;
+        }
+        ownFiles.set(index, file);
       }
     }
     const [lateFrom, lateTo] = claims.rest();
@@ -298,13 +305,11 @@ class WorkerConsumer {
       if (worker === null) return null;
     }
     this.workerPart = worker;
-    this.job.scanned += scans?.scannedFiles ?? 0;
-    const ownScans = scans?.pack(own.outcomes, files.count) ?? null;
-    return this.inOrder(files, worker, taken, own, ownScans, lateFrom, lateTo);
+    return this.inOrder(files, worker, taken, own, ownFiles, lateFrom, lateTo);
   }
 
   /** The files of a plan in walk order: the worker's part [0, taken), then the late ones and this thread's part. */
-  private inOrder(files: PlanFiles, worker: PackedPart | null, taken: number, own: PartReader, ownScans: PackedScans | null, lateFrom: number, lateTo: number): (TreeFile | string)[] {
+  private inOrder(files: PlanFiles, worker: PackedPart | null, taken: number, own: PartReader, ownFiles: ReadonlyMap<number, ReadTreeFile>, lateFrom: number, lateTo: number): (TreeFile | string)[] {
     const out: (TreeFile | string)[] = [];
     for (let index = 0; index < files.count; index++) {
       const path = files.paths[index] as string;
@@ -314,14 +319,14 @@ class WorkerConsumer {
           const file = fileOf(path, item.size, item.buffer, item.offset, item.length, this.windowBytes);
           file.scanned = scannedOf(worker?.scans ?? null, index);
           out.push(file);
-        }
-        else if (item.kind === 'failed') out.push({ ok: false, path, code: item.code });
+        } else if (item.kind === 'failed') out.push({ ok: false, path, code: item.code });
       } else if (index >= lateFrom && index < lateTo) {
         out.push(path);
       } else {
-        const file = fileOfOutcome(path, own.outcomes.get(index) ?? { kind: 'failed', code: 'IO' }, this.windowBytes);
-        if (file?.ok === true) file.scanned = scannedOf(ownScans, index);
-        if (file !== null) out.push(file);
+        // Still a read after the folders' proof: the file made at the read; else its refusal.
+        const outcome = own.outcomes.get(index) ?? { kind: 'failed', code: 'IO' };
+        const file = outcome.kind === 'read' ? ownFiles.get(index) : fileOfOutcome(path, outcome, this.windowBytes);
+        if (file !== undefined && file !== null) out.push(file);
       }
     }
     return out;

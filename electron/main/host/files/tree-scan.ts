@@ -22,8 +22,8 @@ function applicationRoot(): string {
   return fileURLToPath(new URL(up, import.meta.url));
 }
 
-/** The module's path when it may be loaded (a lexical check); throws an Error saying why not otherwise. */
-function scanModulePath(module: string): string {
+/** Throws an Error saying why, unless the module may be loaded (a lexical check). */
+function assertApplicationModule(module: string): void {
   let url: URL;
   try {
     url = new URL(module);
@@ -35,13 +35,12 @@ function scanModulePath(module: string): string {
   const root = applicationRoot();
   const base = root.endsWith(sep) ? root : root + sep;
   if (!path.startsWith(base)) throw new Error(`readTree: scan module ${path} is not part of the application (${root})`);
-  return path;
 }
 
 const modules = new Map<string, Promise<TreeScanModule>>();
 
 async function loadModule(module: string): Promise<TreeScanModule> {
-  scanModulePath(module);
+  assertApplicationModule(module);
   let loading = modules.get(module);
   if (loading === undefined) {
     loading = import(module).then((loaded: Partial<TreeScanModule>) => {
@@ -80,7 +79,19 @@ export interface PackedScans {
   readonly findings: string[];
 }
 
-/** One thread's findings for the files it read of one plan, in the order it read them. */
+/** The scanner's findings for the file, or undefined where it leaves the file to the consumer (null, or an exception). */
+export function findingsOf(scanner: TreeScanner, file: TreeFileRead): readonly string[] | undefined {
+  try {
+    return scanner.scan(file) ?? undefined;
+  } catch {
+    return undefined; // the consumer scans the file itself, and meets the error there
+  }
+}
+
+/**
+ * The worker's findings for the files it read of one plan, in the order it read them, packed to
+ * cross to the main thread (which keeps its own on the files it made).
+ */
 export class PartScans {
   private readonly counts: Int32Array<ArrayBuffer>;
   private readonly starts: Int32Array<ArrayBuffer>;
@@ -105,13 +116,8 @@ export class PartScans {
 
   /** Scans the file just read at `index`. */
   scan(index: number, file: TreeFileRead): void {
-    let found: readonly string[] | null;
-    try {
-      found = this.scanner.scan(file);
-    } catch {
-      found = null; // the consumer scans the file itself, and meets the error there
-    }
-    if (found === null) return;
+    const found = findingsOf(this.scanner, file);
+    if (found === undefined) return;
     this.counts[index] = found.length;
     this.starts[index] = this.findings.length;
     for (const finding of found) this.findings.push(finding);
