@@ -38,8 +38,7 @@ function sharedDevNonce(): string {
 }
 
 /**
- * Builds a worker-thread entry as its own bundle beside out/main/index.js (the file-reading worker
- * of FileAccess.readTree, which tree-reader-pool.ts starts from there, and verifyLedger's). A second entry of the main
+ * Builds a worker-thread entry as its own bundle beside out/main/index.js (verifyLedger's). A second entry of the main
  * build would share chunks with index.js, which must stay one module that imports no chunk of
  * ours (tests/integration/desktop-package.test.ts); electron-vite 6 isolates entries only for
  * preload and renderer. Dependencies and node:* stay external, as in index.js.
@@ -79,10 +78,6 @@ export default defineConfig(({ command }) => {
   return {
     main: {
       plugins: [
-        standaloneWorker(at('electron/main/host/files/tree-reader-worker.ts'), 'tree-reader-worker.js'),
-        // search.text's scanner, which the file-reading worker loads (tools/search/engine/tree-scan.ts
-        // names it beside index.js, the host's tree-scan.ts accepts modules from there).
-        standaloneWorker(at('tools/search/engine/tree-scan.ts'), 'search-tree-scan.js'),
         // verifyLedger's worker (audit/ledger/verify-parallel.ts starts it from beside index.js).
         standaloneWorker(at('electron/main/audit/ledger/verify-worker.ts'), 'audit-verify-worker.js'),
       ],

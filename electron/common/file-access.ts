@@ -91,51 +91,8 @@ export interface ReadTreeOptions extends WalkOptions {
   readonly windowBytes: number;
   /** Aborting stops the reading at once; the iteration then simply ends. */
   readonly signal?: AbortSignal;
-  /**
-   * Let the host reuse the memory of files the loop has moved past (default false). A file's
-   * `bytes` is then valid only until the loop asks for a later file: copy what you keep. Saves the
-   * page faults of fresh buffers, ~20 ms of reading per 55 MB (a search scans each file once).
-   */
-  readonly reuseBuffers?: boolean;
-  /**
-   * Only files (absolute paths) this accepts are read and yielded; the rest are passed over
-   * unread. Called on the calling thread, so with a filter the host reads there too (in short
-   * time slices): a filtered search usually reads few files, and skipping the others unread is
-   * worth more than reading in parallel.
-   */
+  /** Only files (absolute paths) this accepts are read and yielded; the rest are passed over unread. */
   readonly include?: (path: string) => boolean;
-  /**
-   * A scan to run on each file where it is read, on whichever thread reads it, so that the work
-   * of a search is shared between the threads as the reading is (a match-dense search otherwise
-   * scans on one thread after the reading is done). Its findings arrive as `scanned`. Not run with
-   * `include` (the reading then happens on the calling thread anyway) nor on files read late.
-   */
-  readonly scan?: TreeScanRequest;
-}
-
-/**
- * TreeScanModule to load, and its input. The module is the caller's own code, a file: URL inside
- * the application (the host refuses anything else), loaded once per reading thread; `input` is
- * plain data (it is copied to the worker thread).
- */
-export interface TreeScanRequest {
-  readonly module: string;
-  readonly input: unknown;
-}
-
-/** What a module named by TreeScanRequest exports. */
-export interface TreeScanModule {
-  /** Called once per reading thread and input; may throw on input it does not accept. */
-  createTreeScanner(input: unknown): TreeScanner;
-}
-
-export interface TreeScanner {
-  /**
-   * The file's findings, or null to leave the file to the caller (who then gets it without
-   * `scanned`). Runs before the reader's final check of the file's folder: findings of a file
-   * that fails it are dropped with its bytes. An exception counts as null.
-   */
-  scan(file: TreeFileRead): readonly string[] | null;
 }
 
 /** A file readTree read (TreeFile with ok: true). */
@@ -158,17 +115,15 @@ export type TreeFile =
       /** True when `bytes` is the whole file (size ≤ windowBytes). */
       readonly complete: boolean;
       /**
-       * Whether `bytes` is well-formed UTF-8, computed natively when first read (~7 GB/s against
-       * ~0.4 GB/s for the JavaScript check a tool could run itself, measured on Korean text).
+       * Whether `bytes` is well-formed UTF-8, computed when first asked (node:buffer's isUtf8,
+       * ~7 GB/s against ~0.4 GB/s for the JavaScript check a tool could run itself, Korean text).
        */
       readonly utf8: boolean;
       /**
-       * Whether every byte of `bytes` is below 0x80, computed natively when first read (~20 GB/s):
-       * a search for non-ASCII text (Korean) passes such a file over without scanning it.
+       * Whether every byte of `bytes` is below 0x80, computed when first asked (node:buffer's
+       * isAscii, ~20 GB/s): a search for non-ASCII text (Korean) passes such a file over unscanned.
        */
       readonly ascii: boolean;
-      /** What ReadTreeOptions.scan found in the file, where it ran; absent: scan `bytes` yourself. */
-      readonly scanned?: readonly string[];
     }
   | { readonly ok: false; readonly path: string; readonly code: FileErrorCode };
 
@@ -197,12 +152,12 @@ export interface FileAccess {
   /**
    * walk() and readBytes() in one: the files walk(path, options) would yield, in the same order,
    * each with its first window of content, under the same confinement as readBytes (no link
-   * followed, every opened file proven to be the listed one before it is read). Read in bulk with
-   * synchronous calls by a worker thread, the calling thread taking a measured share while it
-   * consumes. For reading many files at once (search.text): readBytes per file costs six
-   * thread-pool round trips. A file named as `path` is read whatever the ignore rules say, as walk
-   * yields it. Stop early by leaving the loop (or aborting `signal`): the reading stops within one
-   * file. Added 2026-12-02 (docs/2026-12-02-search-io.md).
+   * followed, every opened file proven to be the listed one inside the roots before it is read).
+   * Read on the calling thread in synchronous calls, in time slices of a few milliseconds: for
+   * reading many files at once (search.text), where readBytes per file costs six thread-pool
+   * round trips. A file named as `path` is read whatever the ignore rules say, as walk yields it.
+   * Stop early by leaving the loop (or aborting `signal`): the reading stops within one file.
+   * docs/2026-12-03-search-reads-in-thread.md.
    */
   readTree(path: string, options: ReadTreeOptions): AsyncIterable<TreeFile>;
 

@@ -1,14 +1,14 @@
+import { isAscii, isUtf8 } from 'node:buffer';
 import { renameSync, symlinkSync, unlinkSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import iconv from 'iconv-lite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { FileAccess } from '../../../electron/common/file-access';
+import type { FileAccess, TreeFile } from '../../../electron/common/file-access';
 import { createFileAccess, createPathRules } from '../../../electron/main/host/files';
 import { Confiner } from '../../../electron/main/host/files/confine';
 import { readTreeConfined, type ReadTreeRuntime } from '../../../electron/main/host/files/read-tree';
-import type { TreeJob } from '../../../electron/main/host/files/tree-reader-pool';
 import { compileQuery, type Query } from '../../../tools/search/engine/query';
 import { WINDOW_BYTES } from '../../../tools/search/engine/file-kind';
 import { searchFiles, type FileSource, type SearchOptions } from '../../../tools/search/engine/search-files';
@@ -56,11 +56,11 @@ function counted(inner: FileAccess, onFile: () => void): FileSource {
   };
 }
 
-/** The host's readTree read on this thread, with a hook before each open (to change files there). */
-function hooked(inner: FileAccess, beforeOpen: (path: string) => void, openat = true): FileSource {
+/** The host's readTree with a hook before each open (to change files there). */
+function hooked(inner: FileAccess, beforeOpen: (path: string) => void): FileSource {
   const rules = createPathRules({ platform: process.platform, home: base });
   const confiner = new Confiner({ rules, realRoots: [root], lexicalRoots: [root], protectedPaths: [] });
-  const runtime: ReadTreeRuntime = { mode: 'in-thread', beforeOpen, openat };
+  const runtime: ReadTreeRuntime = { beforeOpen };
   return {
     display: (p) => inner.display(p),
     readTree: (path, opts) => readTreeConfined(confiner, path, opts, { ignoreCase: false, maxReadBytes: 1 << 30 }, runtime),
@@ -68,24 +68,17 @@ function hooked(inner: FileAccess, beforeOpen: (path: string) => void, openat = 
   };
 }
 
-/** The host's readTree on its worker, with the runtime given (who reads; the job, to count scans). */
-function withRuntime(inner: FileAccess, runtime: ReadTreeRuntime): FileSource {
-  const rules = createPathRules({ platform: process.platform, home: base });
-  const confiner = new Confiner({ rules, realRoots: [root], lexicalRoots: [root], protectedPaths: [] });
+/** readTree made of walk, stat and readBytes, one file at a time: the reference the bulk reader must agree with. */
+function fileByFile(inner: FileAccess): FileSource {
   return {
     display: (p) => inner.display(p),
-    readTree: (path, opts) => readTreeConfined(confiner, path, opts, { ignoreCase: false, maxReadBytes: 1 << 30 }, runtime),
-    readBytes: (path, opts) => inner.readBytes(path, opts),
-  };
-}
-
-/** The host capability without the scan: every file arrives unscanned and the search scans it. */
-function unscanned(inner: FileAccess): FileSource {
-  return {
-    display: (p) => inner.display(p),
-    readTree: (path, opts) => {
-      const { scan: _scan, ...rest } = opts;
-      return inner.readTree(path, rest);
+    async *readTree(path, opts): AsyncGenerator<TreeFile> {
+      for await (const entry of inner.walk(path, opts)) {
+        if (opts.include !== undefined && !opts.include(entry.path)) continue;
+        const bytes = await inner.readBytes(entry.path, { maxBytes: opts.windowBytes });
+        const size = (await inner.stat(entry.path))?.size ?? 0;
+        yield { ok: true, path: entry.path, size, bytes, complete: size <= opts.windowBytes, utf8: isUtf8(bytes), ascii: isAscii(bytes) };
+      }
     },
     readBytes: (path, opts) => inner.readBytes(path, opts),
   };
@@ -121,9 +114,8 @@ describe('searchFiles over the host FileAccess', () => {
     await writeFile(join(root, 'export.txt'), iconv.encode('\ufeff내보내기\n개인정보 목록\n', 'utf16le'));
     const korean = ['doc.txt:2:개인정보 처리 방침', 'export.txt:2:개인정보 목록', 'legacy.txt:2:개인정보 보호'];
     expect((await searchFiles(files, options('개인정보'))).lines).toEqual(korean);
-    // A source claiming every file is ASCII (and handing no findings of the host's, which were
-    // made on the true flag): the Korean search trusts the flag and finds nothing; a search for
-    // ASCII text does not look at it.
+    // A source claiming every file is ASCII: the Korean search trusts the flag and finds nothing;
+    // a search for ASCII text does not look at it.
     const allAscii: FileSource = {
       display: (p) => files.display(p),
       async *readTree(path, opts) {
@@ -135,6 +127,14 @@ describe('searchFiles over the host FileAccess', () => {
     };
     expect((await searchFiles(allAscii, options('개인정보'))).lines).toEqual([]);
     expect((await searchFiles(allAscii, options('hello'))).lines).toEqual(['code.js:1:function hello() {}']);
+  });
+
+  it('searches on past an all-ASCII first window when looking for Korean (the flag is about the window only)', async () => {
+    const line = `${'x'.repeat(99)}\n`;
+    const ascii = line.repeat(Math.ceil(WINDOW_BYTES / line.length) + 10);
+    await writeFile(join(root, 'big.txt'), `${ascii}개인정보 뒤쪽\n`);
+    const report = await searchFiles(files, options('개인정보'));
+    expect(report.lines).toEqual([`big.txt:${Math.ceil(WINDOW_BYTES / line.length) + 11}:개인정보 뒤쪽`]);
   });
 
   it('stops taking files once the result cap is reached', async () => {
@@ -170,7 +170,7 @@ describe('searchFiles over the host FileAccess', () => {
     expect(report.unreadable).toEqual([]);
   });
 
-  it.each([false, true])('lists a file that could not be proven to be the listed one, reads nothing of it, and goes on (openat: %s)', async (openat) => {
+  it('lists a file that could not be proven to be the listed one, reads nothing of it, and goes on', async () => {
     await mkdir(join(root, 'd'));
     await writeFile(join(root, 'd', 'a.txt'), 'hit\n');
     await writeFile(join(root, 'd', 'b.txt'), 'hit inside\n');
@@ -178,34 +178,20 @@ describe('searchFiles over the host FileAccess', () => {
     const outside = join(base, 'outside');
     await mkdir(outside);
     await writeFile(join(outside, 'b.txt'), 'hit SECRET\n');
-    const source = hooked(
-      files,
-      (path) => {
-        // The folder becomes a link to outside between its listing and the open of b.txt.
-        if (path === join(root, 'd', 'b.txt')) {
-          renameSync(join(root, 'd'), join(root, 'd-old'));
-          symlinkSync(outside, join(root, 'd'));
-        }
-      },
-      openat,
-    );
+    const source = hooked(files, (path) => {
+      // The folder becomes a link to outside between its listing and the open of b.txt.
+      if (path === join(root, 'd', 'b.txt')) {
+        renameSync(join(root, 'd'), join(root, 'd-old'));
+        symlinkSync(outside, join(root, 'd'));
+      }
+    });
     const report = await searchFiles(source, options('hit'));
-    if (openat && process.platform === 'linux') {
-      // Read relative to the open folder (d-old by then): proven again before handed out, and
-      // refused, since d/ no longer names it (tests/security/host-read-tree.test.ts).
-      expect(report.lines).toEqual(['e.txt:1:hit after']);
-      expect(report.unreadable).toEqual([
-        { path: 'd/a.txt', code: 'CHANGED' },
-        { path: 'd/b.txt', code: 'CHANGED' },
-      ]);
-    } else {
-      expect(report.lines).toEqual(['d/a.txt:1:hit', 'e.txt:1:hit after']);
-      expect(report.unreadable).toEqual([{ path: 'd/b.txt', code: 'OUTSIDE_ROOTS' }]);
-    }
+    expect(report.lines).toEqual(['d/a.txt:1:hit', 'e.txt:1:hit after']);
+    expect(report.unreadable).toEqual([{ path: 'd/b.txt', code: 'OUTSIDE_ROOTS' }]);
   });
 
-  it('finds the same lines whichever thread scans a file: the reading worker, the main thread as it reads, or the search', async () => {
-    // Every kind of file the scanner takes or leaves, in several folders (several plans).
+  it('finds the same lines over the bulk reader as over walk and readBytes file by file', async () => {
+    // Every kind of file: single windows of text, BOMs, CP949, UTF-16, binary, long lines; several batches.
     for (let d = 0; d < 4; d++) {
       const dir = join(root, `d${d}`);
       await mkdir(dir);
@@ -228,19 +214,9 @@ describe('searchFiles over the host FileAccess', () => {
       const compiled = compileQuery({ pattern, ignoreCase, fixedString });
       if (!compiled.ok) throw new Error(compiled.message);
       const search = (source: FileSource) => searchFiles(source, { ...options(pattern), query: compiled.query });
-      const expected = await search(unscanned(files));
+      const expected = await search(fileByFile(files));
       expect(expected.lines.length).toBeGreaterThan(60);
-      for (const readers of ['worker', 'main', 'both'] as const) {
-        let job: TreeJob | undefined;
-        const report = await search(withRuntime(files, { readers, onJob: (j) => (job = j) }));
-        expect(report).toEqual(expected);
-        for (const started = Date.now(); job?.isOver !== true; ) {
-          if (Date.now() - started > 2000) throw new Error('the reading did not end');
-          await new Promise((r) => setTimeout(r, 5));
-        }
-        // Every single-window text file was scanned by the host (the UTF-16 and binary ones are left to the search).
-        expect(job.scanned).toBe(4 * 120 + 3);
-      }
+      expect(await search(files)).toEqual(expected);
     }
   });
 

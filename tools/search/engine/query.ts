@@ -20,7 +20,7 @@ export interface Span {
 }
 
 export interface Query {
-  /** What the query was compiled from (the host's reading threads compile it again, tree-scan.ts). */
+  /** What the query was compiled from. */
   readonly options: QueryOptions;
   /** What every matching line contains; null when the pattern has no usable literal. */
   readonly prefilter: Prefilter | null;

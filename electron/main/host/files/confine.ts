@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { fileError, isErrno } from './errors';
-import { createPathRules, type PathRules } from './path-rules';
+import type { PathRules } from './path-rules';
 import { realForm } from '../../policy/paths';
 
 /** A path that passed confinement: `path` is what operations act on. */
@@ -25,18 +25,6 @@ export interface ConfinerOptions {
 }
 
 /**
- * A Confiner as plain data (structured-clonable): the tree reader's worker thread rebuilds the
- * very same checks from it instead of trusting paths the main thread computed.
- */
-export interface ConfinerSnapshot {
-  readonly platform: NodeJS.Platform;
-  readonly home: string;
-  readonly realRoots: readonly string[];
-  readonly lexicalRoots: readonly string[];
-  readonly protectedPaths: readonly string[];
-}
-
-/**
  * Confinement in two steps, both required (SPEC G-PERM PATH subject): the lexical path must be
  * inside a root, and so must its real location after symlinks. Protected paths are refused in
  * either form.
@@ -52,25 +40,6 @@ export class Confiner {
     this.realRoots = options.realRoots;
     this.lexicalRoots = options.lexicalRoots;
     this.protectedPaths = options.protectedPaths;
-  }
-
-  static fromSnapshot(snapshot: ConfinerSnapshot): Confiner {
-    return new Confiner({
-      rules: createPathRules({ platform: snapshot.platform, home: snapshot.home }),
-      realRoots: snapshot.realRoots,
-      lexicalRoots: snapshot.lexicalRoots,
-      protectedPaths: snapshot.protectedPaths,
-    });
-  }
-
-  snapshot(): ConfinerSnapshot {
-    return {
-      platform: this.rules.platform,
-      home: this.rules.home,
-      realRoots: [...this.realRoots],
-      lexicalRoots: [...this.lexicalRoots],
-      protectedPaths: [...this.protectedPaths],
-    };
   }
 
   get base(): string {

@@ -5,8 +5,7 @@ import type { Confiner } from './confine';
 import { fromOsError, isErrno } from './errors';
 
 /**
- * What a walk needs of a listed entry: node:fs Dirents have it, and so has tree-io's listing
- * (tree-reader.ts), which is not a Dirent.
+ * What a walk needs of a listed entry (node:fs Dirents have it).
  */
 export interface ListedEntry {
   readonly name: string;

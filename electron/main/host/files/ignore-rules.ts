@@ -46,7 +46,7 @@ export class IgnoreStack {
     return this.withRules(dir, texts);
   }
 
-  /** enter() with synchronous reads, for the tree reader's worker thread (same rules, same order). */
+  /** enter() with synchronous reads, for readTree (same rules, same order). */
   enterSync(dir: string, dirents: readonly ListedEntry[]): IgnoreStack {
     const texts: string[] = [];
     for (const file of this.ruleFiles(dir, dirents)) {

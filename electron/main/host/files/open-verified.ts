@@ -117,7 +117,15 @@ export type OpenedSync =
 let procFdWorks: boolean | undefined;
 
 /**
- * openVerifiedForRead for the tree reader, in synchronous calls on a worker thread: open without
+ * Tests and the benchmark: prove each file by realpath + identity (true), as where the kernel cannot
+ * name a descriptor (Windows, macOS), or as the platform can (false, the default).
+ */
+export function proveByIdentity(on: boolean): void {
+  procFdWorks = on ? false : undefined;
+}
+
+/**
+ * openVerifiedForRead for the tree reader (read-tree.ts), in synchronous calls: open without
  * following a final link (O_NOFOLLOW), fstat, then the proof that the descriptor is the file at
  * `realPath` — on Linux the kernel's own name for the descriptor (readlink of /proc/self/fd/N),
  * elsewhere realpath + lstat identity, exactly as verifyHandle decides. `realPath` is a path the

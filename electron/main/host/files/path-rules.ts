@@ -7,7 +7,7 @@ import { fileError } from './errors';
  * platform 'win32'.
  */
 export interface PathRules {
-  /** What the rules were made from; a worker thread rebuilds the same rules from these. */
+  /** What the rules were made from. */
   readonly platform: NodeJS.Platform;
   readonly home: string;
   readonly windows: boolean;

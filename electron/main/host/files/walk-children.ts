@@ -4,14 +4,14 @@ import { compareNames, hasUnknownType, type ListedEntry } from './entries';
 import type { IgnoreStack } from './ignore-rules';
 
 /**
- * What a walk does with one folder's listing. Shared by walkConfined (async, main thread) and the
- * TreeReader (synchronous, in a worker thread), so the two walks cannot drift apart: the same
- * files are searched whichever reads them.
+ * What a walk does with one folder's listing. Shared by walkConfined (async) and readTree
+ * (synchronous, read-tree.ts), so the two walks cannot drift apart: the same files are searched
+ * as listed.
  */
 export interface WalkChild {
   /** Absolute: the checked folder joined with the entry's name. */
   readonly path: string;
-  /** The entry's name in its folder (the TreeReader opens it relative to the open folder). */
+  /** The entry's name in its folder. */
   readonly name: string;
   readonly isDir: boolean;
 }

@@ -43,7 +43,7 @@ interface Frame {
  * (so never out of the roots); `.git` is never entered; protected paths are skipped; .gitignore
  * and .ignore rules apply from the folder they are found in downwards. Everything else —
  * node_modules included — is searched unless a rule says otherwise. The per-folder rules live in
- * walk-children.ts, shared with the TreeReader (FileAccess.readTree).
+ * walk-children.ts, shared with FileAccess.readTree (read-tree.ts).
  */
 export async function* walkConfined(confiner: Confiner, given: string, options: WalkOptions, ignoreCase: boolean): AsyncGenerator<WalkEntry> {
   const respectIgnoreFiles = options.respectIgnoreFiles ?? true;
