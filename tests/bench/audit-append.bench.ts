@@ -4,18 +4,18 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { AuditLedger } from '../../electron/main/audit';
 import { buildEventBody, encodeEventBody } from '../../electron/main/audit/ledger/canonical-event';
-import { migrate } from '../../electron/main/audit/ledger/migrations';
+import { ensureSchema } from '../../electron/main/audit/ledger/schema';
 import { toolProposedEvent } from '../helpers/gate-audit-events';
 import { percentile, printRows } from './lib/stats';
 
 /**
- * Audit append latency (issue #3): "append p50/p99 with FULL sync vs a bare SQLite insert with FULL
- * sync in the same run (target overhead ratio under 1.5x)".
+ * Audit append latency (issue 13): "durable append p50 at most 2x a bare `synchronous=FULL` insert"
+ * (issue #3 had asked for under 1.5x at p50 and p99; p99 is still printed).
  *
  * - bare:    one INSERT of a row with the same body text into a one-table database, WAL +
  *            synchronous=FULL, autocommit (one transaction and one WAL fsync per row).
- * - schema:  the same insert into a table with the ledger's own schema (all migrations: CHECKs,
- *            triggers, the virtual columns and their indexes), hash columns precomputed. Not the
+ * - schema:  the same insert into a table with the ledger's own schema (schema.ts: CHECKs,
+ *            triggers, the virtual columns), hash columns precomputed. Not the
  *            target; it splits the ledger's overhead into "what its schema costs" and "what the
  *            ledger's code costs" (secret redaction, tail read, canonical JSON, SHA-256, HMAC, the
  *            IMMEDIATE transaction).
@@ -34,7 +34,8 @@ const APPENDS = 10_000;
  * of all three fell into the measured rounds and decided their p99. A ledger in use is always past it.
  */
 const WARMUP = 2_000;
-const TARGET_RATIO = 1.5;
+/** Issue 13: durable append p50 at most 2x a bare synchronous=FULL insert (issue #3 had asked < 1.5x). */
+const TARGET_RATIO = 2;
 
 const IDENTITY = { sessionId: '7f3c9a12-5b1e-4c8d-9a0f-2e6d4b8c1a57', osUser: 'kim.minsu', appUser: '김민수', hostId: 'PC-101' };
 
@@ -62,7 +63,7 @@ async function main(): Promise<void> {
     const bareInsert = bare.prepare<[number, string]>('INSERT INTO rows (seq, body) VALUES (?, ?)');
 
     const schema = openFullSync(join(base, 'schema.sqlite3'));
-    migrate(schema);
+    ensureSchema(schema, join(base, 'schema.sqlite3'));
     const schemaInsert = schema.prepare<[number, string, string, string, number, string]>(
       'INSERT INTO entries (seq, body, prev_hash, entry_hash, epoch, mac) VALUES (?, ?, ?, ?, ?, ?)',
     );
@@ -130,10 +131,10 @@ async function main(): Promise<void> {
     console.log(
       `CPU per operation (user+sys): bare ${(cpu.bare / APPENDS).toFixed(0)} µs, schema ${(cpu.schema / APPENDS).toFixed(0)} µs, append ${(cpu.append / APPENDS).toFixed(0)} µs`,
     );
-    for (const p of [50, 99]) {
-      const ratio = percentile(times.append, p) / percentile(times.bare, p);
-      console.log(`append/bare p${p} = ${ratio.toFixed(2)}x (target < ${TARGET_RATIO.toFixed(1)}x): ${ratio < TARGET_RATIO ? 'MET' : 'NOT MET'}`);
-    }
+    const p99 = percentile(times.append, 99) / percentile(times.bare, 99);
+    console.log(`append/bare p99 = ${p99.toFixed(2)}x (no target; fsync spikes decide it)`);
+    const ratio = percentile(times.append, 50) / percentile(times.bare, 50);
+    console.log(`audit append p50 / bare FULL insert p50 = ${ratio.toFixed(2)}x (target ≤ ${TARGET_RATIO.toFixed(1)}x): ${ratio <= TARGET_RATIO ? 'MET' : 'NOT MET'}`);
     bare.close();
     schema.close();
     await ledger.close();

@@ -1,8 +1,8 @@
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { LATEST_SCHEMA_VERSION, migrate } from '../../electron/main/audit/ledger/migrations';
+import { ensureSchema, SCHEMA_VERSION as LATEST_SCHEMA_VERSION } from '../../electron/main/audit/ledger/schema';
 import { fillViewerRows, VIEWER_BATCH_ROWS } from '../../electron/main/audit/ledger/viewer-rows';
 import { type SegmentEvent, writeSegment } from '../helpers/audit-segments';
 import { auditEventStream } from './audit-query-corpus';
@@ -14,11 +14,10 @@ import { auditEventStream } from './audit-query-corpus';
  *   year, laid out as the ledger lays it out;
  * - single/: the same 1M rows in one segment — the stress case, a month twenty times busier than
  *   expected, where every index holds a million entries.
- * Rows are written at schema v3 with plain INSERTs (no journal, no fsync) and upgraded by the real
- * migration; one month is also upgraded the way the writer does it (WAL + FULL) and timed: that is
- * what the first start after the upgrade costs.
+ * Rows are written with the ledger's schema by plain INSERTs (no journal, no fsync), viewer_rows
+ * filled as the writer fills it.
  */
-export const LEDGER_CORPUS_VERSION = 3;
+export const LEDGER_CORPUS_VERSION = 4;
 export const CORPUS_ROWS = 1_000_000;
 
 export interface LedgerCorpus {
@@ -27,9 +26,6 @@ export interface LedgerCorpus {
   readonly rows: number;
   readonly maxSeq: number;
   readonly generateSeconds: number;
-  /** v3 → v4 as the writer runs it (WAL + FULL) on one monthly segment, and that segment's rows. */
-  readonly writerMigrationSeconds: number;
-  readonly writerMigrationRows: number;
 }
 
 interface Stamp extends LedgerCorpus {
@@ -69,17 +65,10 @@ function leaveViewerTail(db: Database.Database): void {
   db.prepare('DELETE FROM viewer_rows WHERE seq > (SELECT max(seq) FROM entries) - ?').run(VIEWER_BATCH_ROWS - 1);
 }
 
-/** The upgrade as the writer runs it (WAL, synchronous=FULL) on a copy of one v3 month. */
-function timeWriterMigration(v3File: string): number {
-  const db = new Database(v3File);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
-  const start = performance.now();
-  migrate(db);
-  const seconds = (performance.now() - start) / 1000;
+function leaveViewerTailOf(file: string): void {
+  const db = openBulk(file);
+  leaveViewerTail(db);
   db.close();
-  rmSync(v3File, { force: true });
-  return seconds;
 }
 
 function build(root: string, log: (line: string) => void): Stamp {
@@ -92,28 +81,18 @@ function build(root: string, log: (line: string) => void): Stamp {
   let prevHash: string | undefined;
   for (const [month, events] of byMonth(auditEventStream(CORPUS_ROWS, new Date(Date.UTC(2026, 0, 1, 0, 0, 0)), 360))) {
     const file = join(root, 'monthly', `ledger-${month}.sqlite3`);
-    const written = writeSegment(file, events, { firstSeq: seq, ...(prevHash ? { prevHash } : {}), schemaVersion: 3, fast: true });
+    const written = writeSegment(file, events, { firstSeq: seq, ...(prevHash ? { prevHash } : {}), fast: true });
     seq = written.lastSeq + 1;
     prevHash = written.lastHash;
     monthly.push(file);
   }
   const phase = (name: string): void => log(`  ${name}: ${((performance.now() - started) / 1000).toFixed(0)} s`);
   phase('monthly segments written');
-  // Keep one month at v3 to time the writer's upgrade on it; bring the corpus itself to v4 in bulk.
-  const sample = monthly[Math.floor(monthly.length / 2)] as string;
-  const v3Copy = join(root, 'v3-copy.sqlite3');
-  copyFileSync(sample, v3Copy);
-  for (const file of monthly) {
-    const db = openBulk(file);
-    migrate(db);
-    if (file === monthly.at(-1)) leaveViewerTail(db);
-    db.close();
-  }
-  phase('monthly segments migrated');
+  leaveViewerTailOf(monthly.at(-1) as string);
   // The same rows in one segment, copied into a latest-schema file, then viewer_rows filled.
   const single = join(root, 'single', 'ledger-2026-12.sqlite3');
   const db = openBulk(single);
-  migrate(db);
+  ensureSchema(db, single);
   for (const file of monthly) {
     db.prepare('ATTACH DATABASE ? AS seg').run(file);
     db.exec('INSERT INTO main.entries (seq, body, prev_hash, entry_hash) SELECT seq, body, prev_hash, entry_hash FROM seg.entries ORDER BY seq');
@@ -124,13 +103,6 @@ function build(root: string, log: (line: string) => void): Stamp {
   db.close();
   phase('single segment copied');
   const generateSeconds = (performance.now() - started) / 1000;
-  const writerMigrationRows = (() => {
-    const v3 = new Database(v3Copy, { readonly: true });
-    const n = v3.prepare('SELECT count(*) FROM entries').pluck().get() as number;
-    v3.close();
-    return n;
-  })();
-  const writerMigrationSeconds = timeWriterMigration(v3Copy);
   return {
     version: LEDGER_CORPUS_VERSION,
     schemaVersion: LATEST_SCHEMA_VERSION,
@@ -139,8 +111,6 @@ function build(root: string, log: (line: string) => void): Stamp {
     rows: seq - 1,
     maxSeq: seq - 1,
     generateSeconds,
-    writerMigrationSeconds,
-    writerMigrationRows,
   };
 }
 

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import type { AuditEventInput } from '../../electron/common/audit-events';
 import { buildEventBody, encodeEventBody, type LedgerIdentity, type StoredEventBody } from '../../electron/main/audit/ledger/canonical-event';
 import { computeEntryHash, GENESIS_PREV_HASH } from '../../electron/main/audit/ledger/chain';
-import { migrate } from '../../electron/main/audit/ledger/migrations';
+import { ensureSchema } from '../../electron/main/audit/ledger/schema';
 import { FILL_VIEWER_ROWS_SQL, VIEWER_BATCH_ROWS, viewerFillDue } from '../../electron/main/audit/ledger/viewer-rows';
 
 /** One row to write: who, when, what. seq is assigned by the writer. */
@@ -17,8 +17,6 @@ export interface SegmentWriteOptions {
   readonly firstSeq: number;
   /** entry_hash of the row before firstSeq (the previous segment's last row). */
   readonly prevHash?: string;
-  /** Schema version to create (default: latest). */
-  readonly schemaVersion?: number;
   /** Bulk generation: no fsync, no journal (benchmark corpora only, never a real ledger). */
   readonly fast?: boolean;
   /** viewer_rows is filled as the ledger fills it, every this many seqs (default VIEWER_BATCH_ROWS). */
@@ -33,7 +31,7 @@ export interface SegmentWritten {
 
 /**
  * Writes a ledger segment the way the ledger does (canonical body, chained entry_hash, viewer_rows
- * filled at the same seqs) but with plain INSERTs in one transaction, so tests and benchmarks can build large or old-schema files
+ * filled at the same seqs) but with plain INSERTs in one transaction, so tests and benchmarks can build large files
  * quickly. The rows verify with verifyLedger when firstSeq is 1.
  */
 export function writeSegment(file: string, events: Iterable<SegmentEvent>, options: SegmentWriteOptions): SegmentWritten {
@@ -45,8 +43,8 @@ export function writeSegment(file: string, events: Iterable<SegmentEvent>, optio
     } else {
       db.pragma('journal_mode = WAL');
     }
-    const version = migrate(db, options.schemaVersion);
-    const fillViewer = version >= 5 ? db.prepare(FILL_VIEWER_ROWS_SQL) : undefined;
+    ensureSchema(db, file);
+    const fillViewer = db.prepare(FILL_VIEWER_ROWS_SQL);
     const batchRows = options.viewerBatchRows ?? VIEWER_BATCH_ROWS;
     const insert = db.prepare<[number, string, string, string]>('INSERT INTO entries (seq, body, prev_hash, entry_hash) VALUES (?, ?, ?, ?)');
     let seq = options.firstSeq - 1;
@@ -60,7 +58,7 @@ export function writeSegment(file: string, events: Iterable<SegmentEvent>, optio
         const body = encodeEventBody(stored);
         const hash = computeEntryHash(seq, prevHash, body);
         insert.run(seq, body, prevHash, hash);
-        if (fillViewer && viewerFillDue(seq - 1, seq, batchRows)) fillViewer.run();
+        if (viewerFillDue(seq - 1, seq, batchRows)) fillViewer.run();
         if (keepBodies) bodies.push(stored);
         prevHash = hash;
       }

@@ -2,8 +2,8 @@
  * The ledger verifier exactly as it was before verification got its fast and parallel paths
  * (electron/main/audit/ledger/verify-rows.ts at commit 9cb0c68, ChainVerifier and its helpers,
  * unchanged but for the imports and the export of `legacyVerifyLedger`). A test oracle only:
- * tests/security/audit-verify-paths.test.ts checks that every way verifyLedger can run now gives
- * the verdict this gave, down to the detail text.
+ * tests/security/audit-verify-paths.test.ts checks that verifyLedger gives the verdict this gave,
+ * down to the detail text.
  */
 import { checkpointSignatureValid, type Checkpoint } from '../../electron/main/audit/checkpoint/checkpoint';
 import { readLedgerRows } from '../../electron/main/audit/ledger/read-rows';

@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { AuditLedger, enforceRetention, readLedgerRows, sealKeyPath, type Checkpoint } from '../../electron/main/audit';
 import { parseCheckpoint } from '../../electron/main/audit/checkpoint/checkpoint';
 import { takeCheckpoint } from '../../electron/main/audit/checkpoint/checkpoint-store';
 import { computeEntryHash, LEDGER_DOMAIN } from '../../electron/main/audit/ledger/chain';
-import { MIGRATIONS } from '../../electron/main/audit/ledger/migrations';
 import { rowMac, SealKeyFile, type SealKey } from '../../electron/main/audit/ledger/seal-key';
 import { listSegments, openSegmentWriter, segmentFile } from '../../electron/main/audit/ledger/segments';
 import { IDENTITY, openNewLedger } from '../unit/audit/ledger-helpers';
@@ -232,22 +231,6 @@ const oneMonth = (name: string, tamperWith: (dir: string) => void): TamperCase =
 const threeMonths = (name: string, tamperWith: (dir: string) => void): TamperCase => checkpointedThenTampered(name, THREE_MONTHS, tamperWith);
 const busyDays = (name: string, tamperWith: (dir: string) => void): TamperCase => checkpointedThenTampered(`busy days: ${name}`, BUSY_DAYS, tamperWith);
 
-/** A segment created by migrations 1…`version` only, holding `rows` written as that version wrote them. */
-function oldSegment(dir: string, month: string, version: number, rows: readonly Row[]): void {
-  mkdirSync(dir, { recursive: true });
-  const db = new Database(segmentFile(dir, month));
-  try {
-    for (const migration of MIGRATIONS.filter((m) => m.version <= version)) db.exec(migration.sql);
-    db.pragma(`user_version = ${version}`);
-    const insert = version >= 3 ? db.prepare('INSERT INTO entries (seq, body, prev_hash, entry_hash, epoch, mac) VALUES (?, ?, ?, ?, ?, ?)') : db.prepare('INSERT INTO entries (seq, body, prev_hash, entry_hash) VALUES (?, ?, ?, ?)');
-    for (const row of rows) {
-      if (version >= 3) insert.run(row.seq, row.body, row.prev_hash, row.entry_hash, row.epoch, row.mac);
-      else insert.run(row.seq, row.body, row.prev_hash, row.entry_hash);
-    }
-  } finally {
-    db.close();
-  }
-}
 
 /** Replaces the entries table of every segment with a copy that is not STRICT (and may hold anything). */
 function recreateLoose(dir: string, edit: (db: Database.Database) => void): void {
@@ -380,20 +363,8 @@ export const TAMPER_CASES: readonly TamperCase[] = [
     },
   },
   threeMonths('a segment emptied of its rows', (dir) => runInSegmentOf(dir, 4, 'DELETE FROM entries')),
-  threeMonths('an empty file before the oldest segment (crash before the first migration)', (dir) => writeFileSync(segmentFile(dir, '2026-08'), '')),
+  threeMonths('an empty file before the oldest segment (crash before the schema)', (dir) => writeFileSync(segmentFile(dir, '2026-08'), '')),
   threeMonths('a new empty segment after the newest', (dir) => openSegmentWriter(segmentFile(dir, '2026-12')).close()),
-  {
-    name: 'a segment from before seals (schema 2) followed by sealed ones',
-    make: async (dir) => {
-      const { key } = await writeLedger(dir, THREE_MONTHS);
-      const september = new Database(segmentFile(dir, '2026-09'), { readonly: true });
-      const rows = rowsOf(september);
-      september.close();
-      rmSync(segmentFile(dir, '2026-09'));
-      oldSegment(dir, '2026-09', 2, rows);
-      return plain(dir, key);
-    },
-  },
   {
     name: 'retention deleted the oldest months on record',
     make: async (dir) => plain(dir, await writtenThenRetained(dir)),

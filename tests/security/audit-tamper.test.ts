@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AuditLedger, readLedgerRows, sealKeyPath, verifyLedger, type Checkpoint } from '../../electron/main/audit';
+import { AuditLedger, checkpointsDir, readLedgerRows, sealKeyPath, verifyLedger, type Checkpoint } from '../../electron/main/audit';
 import { computeEntryHash } from '../../electron/main/audit/ledger/chain';
 import type { SealKey } from '../../electron/main/audit/ledger/seal-key';
 import { listSegments } from '../../electron/main/audit/ledger/segments';
@@ -129,9 +129,12 @@ describe('audit ledger tamper evidence (attacker with a separate SQLite connecti
     const kept = (await checkpoint()).parsed;
     const cut = seqOf(dir, '질문 6');
     tamper(dir, (db) => db.prepare('DELETE FROM entries WHERE seq >= ?').run(cut));
-    // The chain alone cannot see a clean cut at the end…
+    // The checkpoint file left in the folder shows it without being given (issue 13 bug a)…
+    expect(verifyLedger(dir)).toMatchObject({ ok: false, firstBadSeq: cut, reason: 'truncated' });
+    // …but whoever cut the rows can delete that too, and then the chain alone cannot see a clean cut…
+    rmSync(checkpointsDir(dir), { recursive: true });
     expect(verifyLedger(dir)).toMatchObject({ ok: true, lastSeq: cut - 1 });
-    // …the checkpoint security staff kept can, with or without the key.
+    // …while the checkpoint security staff kept can, with or without the key.
     expect(verifyLedger(dir, { checkpoints: [kept] })).toMatchObject({ ok: false, firstBadSeq: cut, reason: 'truncated' });
     expect(verifyLedger(dir, { checkpoints: [kept], key: k0 })).toMatchObject({ ok: false, firstBadSeq: cut, reason: 'truncated' });
   });

@@ -1,15 +1,15 @@
-export { AuditLedger, sealKeyPath, type LedgerOptions } from './ledger/audit-ledger';
+export { AuditLedger, gapMarkerPath, sealKeyPath, type LedgerOptions } from './ledger/audit-ledger';
 export { verifyLedger } from './ledger/verify';
 export { readLedgerRows, type SegmentRow } from './ledger/read-rows';
 export { type LedgerVerdict, type LedgerDamage, type LedgerReport, type VerifyOptions } from './ledger/verify-rows';
 export { type LedgerIdentity, type StoredEventBody } from './ledger/canonical-event';
 export { parseVerificationKey, formatVerificationKey } from './ledger/seal-key';
 export { LEDGER_DOMAIN } from './ledger/chain';
-export { LATEST_SCHEMA_VERSION } from './ledger/migrations';
+export { SCHEMA_VERSION } from './ledger/schema';
 export { redactSecretsInText, redactSecretsDeep } from './redact';
 export { sha256Hex } from './sha256';
 export { parseCheckpoint, checkpointOrigin, type Checkpoint } from './checkpoint/checkpoint';
-export { takeCheckpoint, ensureDailyCheckpoint, latestCheckpointText, checkpointsDir } from './checkpoint/checkpoint-store';
+export { takeCheckpoint, ensureDailyCheckpoint, latestCheckpointText, checkpointsDir, localCheckpoints } from './checkpoint/checkpoint-store';
 export { qrTerminalText, qrSvg } from './checkpoint/qr';
 export { exportLedger, EXPORT_FORMATS, type ExportFormat, type ExportSummary } from './export/export-file';
 export { verifyExportFile, type ExportVerdict } from './export/verify-export';

@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { AuditLedger } from './ledger/audit-ledger';
 import { EPOCH_MS, monthEndMs } from './ledger/epochs';
-import { schemaVersion } from './ledger/migrations';
+import { schemaVersion } from './ledger/schema';
 import { listSegments, openSegmentReader } from './ledger/segments';
 
 export interface DeletedSegment {

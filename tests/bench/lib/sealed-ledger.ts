@@ -5,7 +5,7 @@ import type { AuditEventInput } from '../../../electron/common/audit-events';
 import { buildEventBody, encodeEventBody, type LedgerIdentity } from '../../../electron/main/audit/ledger/canonical-event';
 import { computeEntryHash, GENESIS_PREV_HASH } from '../../../electron/main/audit/ledger/chain';
 import { EPOCH_MS, epochOf, monthOf } from '../../../electron/main/audit/ledger/epochs';
-import { LATEST_SCHEMA_VERSION } from '../../../electron/main/audit/ledger/migrations';
+import { SCHEMA_VERSION as LATEST_SCHEMA_VERSION } from '../../../electron/main/audit/ledger/schema';
 import { SEAL_EVENT } from '../../../electron/main/audit/ledger/rows';
 import { deriveKey, formatVerificationKey, newInitialKey, parseVerificationKey, rowMac, type SealKey } from '../../../electron/main/audit/ledger/seal-key';
 import { openSegmentWriter, segmentFile } from '../../../electron/main/audit/ledger/segments';

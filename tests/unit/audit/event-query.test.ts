@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -9,7 +9,7 @@ import type { Decision, Outcome, Risk } from '../../../electron/common/domain';
 import { OUTCOMES } from '../../../electron/common/domain';
 import type { LedgerIdentity, StoredEventBody } from '../../../electron/main/audit/ledger/canonical-event';
 import { computeEntryHash, GENESIS_PREV_HASH } from '../../../electron/main/audit/ledger/chain';
-import { LATEST_SCHEMA_VERSION, migrate, schemaVersion } from '../../../electron/main/audit/ledger/migrations';
+import { ensureSchema, SCHEMA_VERSION as LATEST_SCHEMA_VERSION } from '../../../electron/main/audit/ledger/schema';
 import {
   checkPageRequest,
   EventFilterError,
@@ -99,11 +99,11 @@ function monthEvents(seed: number, count: number, start: Date, stepMinutes: numb
  */
 const TEST_VIEWER_BATCH = 24;
 
-function buildLedger(options: { oldestSchema?: number } = {}): Built {
+function buildLedger(): Built {
   const dir = mkdtempSync(join(tmpdir(), 'baram-event-query-'));
   const months = [
     // Six-hourly through October, five-hourly through November (clock set back at Nov 15 14:00) and December.
-    { name: '2026-10', events: monthEvents(1, 120, new Date(Date.UTC(2026, 9, 1)), 360), schema: options.oldestSchema },
+    { name: '2026-10', events: monthEvents(1, 120, new Date(Date.UTC(2026, 9, 1)), 360) },
     { name: '2026-11', events: monthEvents(2, 140, new Date(Date.UTC(2026, 10, 1)), 300, 70) },
     { name: '2026-12', events: monthEvents(3, 140, new Date(Date.UTC(2026, 11, 1)), 300) },
   ];
@@ -117,7 +117,6 @@ function buildLedger(options: { oldestSchema?: number } = {}): Built {
       firstSeq,
       viewerBatchRows: TEST_VIEWER_BATCH,
       ...(prevHash ? { prevHash } : {}),
-      ...(month.schema ? { schemaVersion: month.schema } : {}),
     });
     firstSeq = written.lastSeq + 1;
     prevHash = written.lastHash;
@@ -411,55 +410,16 @@ describe('LedgerReader input checks', () => {
 });
 
 describe('LedgerReader segments', () => {
-  it('reads a pre-v4 segment without writing to it (json_extract in place of the missing columns)', () => {
-    const built = buildLedger({ oldestSchema: 3 });
-    try {
-      const oldest = built.files[0] as string;
-      const bytesBefore = readFileSync(oldest);
-      const reader = LedgerReader.open(built.files, UNHURRIED);
-      try {
-        for (const [, filter] of FILTERS) expect(collect(reader, filter, 9).seqs).toEqual(oracle(built.bodies, filter));
-      } finally {
-        reader.close();
-      }
-      const choppy = LedgerReader.open(built.files, CHOPPY);
-      try {
-        expect(collect(choppy, { tool: 'filesystem.delete', text: '삭제' }, 4).seqs).toEqual(oracle(built.bodies, { tool: 'filesystem.delete', text: '삭제' }));
-      } finally {
-        choppy.close();
-      }
-      const db = new Database(oldest, { readonly: true });
-      expect(schemaVersion(db)).toBe(3);
-      db.close();
-      expect(readFileSync(oldest).equals(bytesBefore)).toBe(true);
-    } finally {
-      rmSync(built.dir, { recursive: true, force: true });
-    }
-  });
-
-  it('reads a v1 segment too (no event_type column at all)', () => {
-    const built = buildLedger({ oldestSchema: 1 });
-    const reader = LedgerReader.open(built.files, UNHURRIED);
-    try {
-      for (const filter of [{ eventType: 'execution.finished' }, { user: 'kim', outcome: 'ok' }, { toTime: '2026-10-20T00:00:00Z' }] as EventFilter[]) {
-        expect(collect(reader, filter, 11).seqs).toEqual(oracle(built.bodies, filter));
-      }
-    } finally {
-      reader.close();
-      rmSync(built.dir, { recursive: true, force: true });
-    }
-  });
-
   it('refuses a segment from a newer build, a file not named like a segment, and overlapping segments', () => {
     const built = buildLedger();
     try {
       const newer = join(built.dir, 'ledger-2027-01.sqlite3');
       const db = new Database(newer);
-      migrate(db);
+      ensureSchema(db, newer);
       db.pragma(`user_version = ${LATEST_SCHEMA_VERSION + 1}`);
       db.close();
       expect(() => LedgerReader.open([...built.files, newer])).toThrow(LedgerReadError);
-      expect(() => LedgerReader.open([...built.files, newer])).toThrow(/newer Baram/);
+      expect(() => LedgerReader.open([...built.files, newer])).toThrow(/does not know/);
       expect(() => LedgerReader.open([join(built.dir, 'audit.sqlite')])).toThrow(/ledger-YYYY-MM\.sqlite3/);
       expect(() => LedgerReader.open([built.files[0] as string, built.files[0] as string])).toThrow(/given twice/);
       // December's rows under November's name next to the real November: seq ranges overlap.
@@ -486,8 +446,6 @@ function unfilledViewerRows(file: string): number {
     db.close();
   }
 }
-
-const rowsOf = (db: Database.Database) => db.prepare('SELECT seq, body, prev_hash, entry_hash, epoch, mac FROM entries ORDER BY seq').all();
 
 function expectChainIntact(db: Database.Database): void {
   let prev = GENESIS_PREV_HASH;
@@ -517,40 +475,13 @@ function queryPlan(db: Database.Database, sql: string): string {
   return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all({ v: 'x', s: 10 }) as { detail: string }[]).map((r) => r.detail).join(' | ');
 }
 
-describe('schema v4 and v5', () => {
-  it('v3 → v4 → v5 keeps every stored byte (the chain still verifies); v4 indexes the columns on entries, v5 copies them into viewer_rows', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'baram-event-query-v5-'));
+describe('the schema', () => {
+  it('viewer_rows holds the bodies\' filter values, each filter pages through its own index without a sort, and entries has no index to maintain', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'baram-event-query-schema-'));
     try {
       const file = join(dir, 'ledger-2026-11.sqlite3');
-      const written = writeSegment(file, monthEvents(5, 60, new Date(Date.UTC(2026, 10, 1)), 300), { firstSeq: 1, schemaVersion: 3 });
-      let db = new Database(file);
-      const before = rowsOf(db);
-      expect(migrate(db, 4)).toBe(4);
-      db.close();
-      db = new Database(file, { readonly: true });
-      expect(rowsOf(db)).toEqual(before);
-      expectChainIntact(db);
-      const columns = db.prepare('SELECT seq, time, os_user, app_user, tool, outcome, decision, event_type FROM entries ORDER BY seq').all();
-      expect(columns.map((c) => ({ ...(c as object) }))).toEqual(filterColumnsOf(written.bodies));
-      // Keyset paging on each filter reads its own index, newest first, without a sort.
-      for (const [column, index] of [['tool', 'entries_by_tool'], ['outcome', 'entries_by_outcome'], ['decision', 'entries_by_decision'], ['os_user', 'entries_by_os_user'], ['app_user', 'entries_by_app_user']]) {
-        const detail = queryPlan(db, `SELECT seq, body FROM entries WHERE ${column} = :v AND seq < :s ORDER BY seq DESC LIMIT 50`);
-        expect(detail).toContain(`USING INDEX ${index} (${column}=? AND seq<?)`);
-        expect(detail).not.toContain('TEMP B-TREE');
-      }
-      db.close();
-      expect(checkSegmentIndexes(file)).toEqual({ ok: true });
-      const reader = LedgerReader.open([file], UNHURRIED);
-      for (const filter of [{ tool: 'search.text', user: 'kim' }, { fromTime: '2026-11-05T00:00:00Z', eventType: 'tool.proposed' }] as EventFilter[]) {
-        expect(collect(reader, filter, 7).seqs).toEqual(oracle(written.bodies, filter));
-      }
-      reader.close();
-
-      db = new Database(file);
-      expect(migrate(db)).toBe(LATEST_SCHEMA_VERSION);
-      db.close();
-      db = new Database(file, { readonly: true });
-      expect(rowsOf(db)).toEqual(before);
+      const written = writeSegment(file, monthEvents(5, 60, new Date(Date.UTC(2026, 10, 1)), 300), { firstSeq: 1, viewerBatchRows: 1 });
+      const db = new Database(file, { readonly: true });
       expectChainIntact(db);
       expect(db.prepare('SELECT * FROM viewer_rows ORDER BY seq').all().map((c) => ({ ...(c as object) }))).toEqual(filterColumnsOf(written.bodies));
       // Nothing but the primary key is left to maintain on entries: an append writes one B-tree.
@@ -568,17 +499,6 @@ describe('schema v4 and v5', () => {
       expect(checkSegmentIndexes(file)).toEqual({ ok: true });
     } finally {
       rmSync(dir, { recursive: true, force: true });
-    }
-  });
-
-  it('reads v4 and v5 segments side by side', () => {
-    const built = buildLedger({ oldestSchema: 4 });
-    const reader = LedgerReader.open(built.files, CHOPPY);
-    try {
-      for (const [name, filter] of FILTERS) expect(collect(reader, filter, 9).seqs, name).toEqual(oracle(built.bodies, filter));
-    } finally {
-      reader.close();
-      rmSync(built.dir, { recursive: true, force: true });
     }
   });
 

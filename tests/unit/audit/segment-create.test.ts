@@ -2,7 +2,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, utimesSync,
 import { basename, dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { LATEST_SCHEMA_VERSION, schemaVersion } from '../../../electron/main/audit/ledger/migrations';
+import { SCHEMA_VERSION as LATEST_SCHEMA_VERSION, schemaVersion } from '../../../electron/main/audit/ledger/schema';
 import { listSegments, openSegmentReader, openSegmentWriter, segmentFile } from '../../../electron/main/audit/ledger/segments';
 import { useTempLedgerDirs } from './ledger-helpers';
 

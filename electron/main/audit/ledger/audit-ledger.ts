@@ -1,15 +1,14 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { AuditEventInput, AuditSink } from '../../../common/audit-events';
 import { redactSecretsDeep } from '../redact';
 import { buildEventBody, encodeEventBody, type LedgerIdentity } from './canonical-event';
 import { computeEntryHash, GENESIS_PREV_HASH } from './chain';
-import { EpochRowMac } from './epoch-row-mac';
 import { epochOf, monthEndMs, monthOf, monthStartMs } from './epochs';
-import { deriveKey, formatVerificationKey, SealKeyFile, type SealKey } from './seal-key';
-import { schemaVersion } from './migrations';
-import { listSegments, openSegmentReader, openSegmentWriter, segmentFile, type WriterOptions } from './segments';
+import { checkpointFloor } from '../checkpoint/checkpoint-store';
+import { deriveKey, formatVerificationKey, rowMac, SealKeyFile, type SealKey } from './seal-key';
+import { listSegments, openSegmentRows, openSegmentWriter, segmentFile, type WriterOptions } from './segments';
 import { readSealEvent, SEAL_EVENT, type LedgerHead } from './rows';
 import { FILL_VIEWER_ROWS_SQL, VIEWER_BATCH_ROWS, viewerFillDue } from './viewer-rows';
 
@@ -23,6 +22,15 @@ export interface LedgerOptions extends WriterOptions {
 /** The sealing key file of a ledger folder. */
 export function sealKeyPath(dir: string): string {
   return join(dir, 'seal.key');
+}
+
+/**
+ * Written (once) when the ledger finds it ends below a checkpoint of its own folder: rows were cut
+ * from the end, or the segments were put back from an older copy. The record of the gap that the
+ * ledger itself cannot hold (writing a row would reuse a cut seq); appends fail while the gap lasts.
+ */
+export function gapMarkerPath(dir: string): string {
+  return join(dir, 'LEDGER-GAP.txt');
 }
 
 interface TailRow {
@@ -98,8 +106,6 @@ export class AuditLedger implements AuditSink {
   private pendingEvolution: number | undefined;
   /** Set inside an append transaction: the tail it leaves, kept once the transaction has committed. */
   private pendingTail: { readonly row: TailRow; readonly version: number } | undefined;
-  /** MAC midstates of the key rows are being sealed with; wiped as soon as that key is not current. */
-  private rowMac: { readonly key: SealKey; readonly mac: EpochRowMac } | undefined;
 
   private constructor(
     readonly dir: string,
@@ -262,7 +268,11 @@ export class AuditLedger implements AuditSink {
     const now = this.clock();
     const version = writer.dataVersion.get() as number;
     const kept = writer.committedTail;
-    const tail = kept !== undefined && kept.version === version ? kept.row : (writer.last.get() ?? lastRowBefore(this.dir, writer.month));
+    const cached = kept !== undefined && kept.version === version;
+    const tail = cached ? kept.row : (writer.last.get() ?? lastRowBefore(this.dir, writer.month));
+    // A tail this connection did not just write is checked against the folder's checkpoints: the
+    // ledger never writes over rows cut from its end (the next row would reuse their seqs).
+    if (!cached) this.refuseGap(tail?.seq ?? 0);
     const cursor: ChainCursor = {
       seq: tail?.seq ?? 0,
       prevHash: tail?.entry_hash ?? GENESIS_PREV_HASH,
@@ -297,7 +307,7 @@ export class AuditLedger implements AuditSink {
     const seq = cursor.seq + 1;
     const body = encodeEventBody(buildEventBody(seq, now, this.identity, event));
     const entryHash = computeEntryHash(seq, cursor.prevHash, body);
-    writer.insert.run(seq, body, cursor.prevHash, entryHash, sealKey.epoch, this.rowMacOf(sealKey).macHex(entryHash));
+    writer.insert.run(seq, body, cursor.prevHash, entryHash, sealKey.epoch, rowMac(sealKey, entryHash));
     cursor.seq = seq;
     cursor.prevHash = entryHash;
     cursor.epoch = sealKey.epoch;
@@ -316,7 +326,6 @@ export class AuditLedger implements AuditSink {
       this.pendingEvolution = undefined;
       // Rolled back: what the database holds is read again next time.
       writer.committedTail = undefined;
-      this.forgetStaleRowMac();
       throw error;
     }
     writer.committedTail = this.pendingTail ?? writer.committedTail;
@@ -324,28 +333,31 @@ export class AuditLedger implements AuditSink {
     const target = this.pendingEvolution;
     this.pendingEvolution = undefined;
     if (target !== undefined) this.evolveKeyFile(target);
-    this.forgetStaleRowMac();
     return seq;
   }
 
-  /** The MAC midstates of `key`, computed once per key rather than once per row. */
-  private rowMacOf(key: SealKey): EpochRowMac {
-    if (this.rowMac?.key !== key) {
-      this.rowMac?.mac.wipe();
-      this.rowMac = { key, mac: new EpochRowMac(key) };
-    }
-    return this.rowMac.mac;
-  }
-
   /**
-   * Wipes the midstates unless they belong to the key file's current key: after a seal row they
-   * belong to an erased epoch, and forward security needs them gone with the key, not at the
-   * next append (which may be days away on an idle machine).
+   * Throws when the ledger ends at `lastSeq` below the highest seq a checkpoint in its folder
+   * covers, after recording the gap in gapMarkerPath (first time only). The append fails, so the
+   * gate runs no tool, as for an unwritable ledger, until the rows are restored (from a backup).
    */
-  private forgetStaleRowMac(): void {
-    if (this.rowMac === undefined || (!this.closed && this.rowMac.key === this.keyFile.key)) return;
-    this.rowMac.mac.wipe();
-    this.rowMac = undefined;
+  private refuseGap(lastSeq: number): void {
+    const floor = checkpointFloor(this.dir);
+    if (lastSeq >= floor.seq) return;
+    const marker = gapMarkerPath(this.dir);
+    const found =
+      `감사 기록이 seq ${lastSeq}에서 끝나지만 체크포인트 ${floor.file ?? ''}는 ${floor.seq}건을 기록합니다: seq ${lastSeq + 1}–${floor.seq}가 잘렸습니다. ` +
+      `바람은 그 위에 기록하지 않으며(잘린 순번을 다시 쓰게 됨) 도구도 실행하지 않습니다. 백업에서 감사 폴더를 복원하거나 보안 담당자에게 문의하세요. / ` +
+      `The audit ledger ends at seq ${lastSeq}, but the checkpoint ${floor.file ?? ''} records ${floor.seq} rows: rows ${lastSeq + 1}–${floor.seq} were cut from the end. ` +
+      `Baram will not write over the gap (the next rows would reuse their seq numbers), so no tool runs. Restore the audit folder from a backup or ask security staff (${marker}).`;
+    if (!existsSync(marker)) {
+      try {
+        writeFileSync(marker, `${this.clock().toISOString()}\n${found}\n`, { flag: 'wx', mode: 0o600 });
+      } catch {
+        // Another process recorded it first, or the folder is unwritable: the append fails either way.
+      }
+    }
+    throw new Error(found);
   }
 
   /**
@@ -390,7 +402,6 @@ export class AuditLedger implements AuditSink {
     }
     this.closed = true;
     this.closeWriter();
-    this.forgetStaleRowMac();
     this.keyFile.erase();
   }
 }
@@ -405,10 +416,9 @@ function tailHead(row: TailRow): LedgerHead & { body?: string } {
 function lastRowBefore(dir: string, month: string): TailRow | undefined {
   const older = listSegments(dir).filter((s) => s.month < month).reverse();
   for (const segment of older) {
-    const db = openSegmentReader(segment.file);
+    const db = openSegmentRows(segment.file);
+    if (!db) continue;
     try {
-      // A file a crash left between creation and its first migration holds no rows yet.
-      if (schemaVersion(db) === 0) continue;
       const row = db.prepare<[], TailRow>(TAIL_SQL).get();
       if (row) return row;
     } finally {

@@ -1,6 +1,5 @@
 import type { LedgerRow } from './rows';
-import { schemaVersion } from './migrations';
-import { listSegments, openSegmentReader } from './segments';
+import { listSegments, openSegmentRows } from './segments';
 
 /** A row as SQLite returns it (column names as stored). */
 export interface StoredRow {
@@ -19,22 +18,17 @@ export interface SegmentRow extends LedgerRow {
 
 /**
  * Every row of a ledger folder in seq order (optionally from `fromSeq`), segment by segment, each
- * through its own read-only connection: readers never write and never trust the writer's state.
+ * through its own read-only connection and one SELECT (one snapshot per segment): readers never
+ * write and never trust the writer's state. Verify, export and tail all read rows here.
  */
 export function* readLedgerRows(dir: string, fromSeq = 1): Generator<SegmentRow> {
   let segmentsRead = 0;
   for (const segment of listSegments(dir)) {
-    const db = openSegmentReader(segment.file);
+    const db = openSegmentRows(segment.file);
+    if (!db) continue;
     try {
-      // A file a crash left between creation and its first migration holds no table yet: no rows.
-      if (schemaVersion(db) === 0) continue;
       let first = segmentsRead > 0;
-      // A segment written before sealing existed (schema < 3) has no seal columns, and a reader must
-      // not migrate it: its rows read as unsealed (epoch 0, no MAC) and verify by chain alone.
-      const sealColumns = schemaVersion(db) >= 3 ? 'epoch, mac' : "0 AS epoch, '' AS mac";
-      const rows = db
-        .prepare<[number], StoredRow>(`SELECT seq, body, prev_hash, entry_hash, ${sealColumns} FROM entries WHERE seq >= ? ORDER BY seq`)
-        .iterate(fromSeq);
+      const rows = db.prepare<[number], StoredRow>('SELECT seq, body, prev_hash, entry_hash, epoch, mac FROM entries WHERE seq >= ? ORDER BY seq').iterate(fromSeq);
       for (const row of rows) {
         yield { seq: row.seq, body: row.body, prevHash: row.prev_hash, entryHash: row.entry_hash, epoch: row.epoch, mac: row.mac, startsSegment: first };
         first = false;

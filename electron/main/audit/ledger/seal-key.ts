@@ -12,8 +12,9 @@ import { epochStartIso } from './epochs';
  * `baram audit verify --key` recomputes every epoch's key.
  */
 const EVOLVE_DOMAIN = 'baram-audit-key-evolve-v1';
-/** Domain of the row MAC; exported for epoch-row-mac.ts, which computes the same MAC from midstates. */
-export const ROW_MAC_DOMAIN = 'baram-audit-row-mac-v1';
+/** Domain of the row MAC. */
+
+const ROW_MAC_DOMAIN = 'baram-audit-row-mac-v1';
 const VERIFICATION_KEY_PREFIX = 'baram-k0-v1';
 const KEY_BYTES = 32;
 

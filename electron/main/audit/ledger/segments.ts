@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, linkSync, openSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
-import { migrate } from './migrations';
+import { ensureSchema, schemaVersion, SCHEMA_VERSION, unknownSchemaMessage } from './schema';
 
 /**
  * Monthly segment files of one ledger folder: `ledger-YYYY-MM.sqlite3`. seq runs on across
@@ -59,7 +59,7 @@ function configureWriter(db: Database.Database, file: string, options: WriterOpt
     if (journal !== 'wal' || sync !== 2) {
       throw new Error(`Audit ledger ${file} did not accept journal_mode=WAL and synchronous=FULL (got ${journal}, ${sync}); refusing to log with weaker durability.`);
     }
-    migrate(db);
+    ensureSchema(db, file);
     return db;
   } catch (error) {
     db.close();
@@ -132,4 +132,18 @@ export function openSegmentReader(file: string): Database.Database {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   db.pragma('busy_timeout = 5000');
   return db;
+}
+
+/**
+ * A reader of a segment's rows, or undefined for a file without the schema (one a crash left
+ * before createSegment existed, or an empty file: no rows). A schema this build does not know is
+ * refused, as the writer refuses it.
+ */
+export function openSegmentRows(file: string): Database.Database | undefined {
+  const db = openSegmentReader(file);
+  const version = schemaVersion(db);
+  if (version === SCHEMA_VERSION) return db;
+  db.close();
+  if (version === 0) return undefined;
+  throw new Error(unknownSchemaMessage(file, version));
 }

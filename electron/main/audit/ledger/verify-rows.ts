@@ -1,9 +1,7 @@
 import { checkpointSignatureValid, type Checkpoint } from '../checkpoint/checkpoint';
 import { computeEntryHash, GENESIS_PREV_HASH } from './chain';
-import { EpochRowMac } from './epoch-row-mac';
 import { readSealEvent, type LedgerRow } from './rows';
 import { deriveKey, macEquals, rowMac, type SealKey } from './seal-key';
-import type { StoredRowCursor } from './stored-row-cursor';
 
 /**
  * What can be wrong, named for the auditor (SPEC §3 `baram audit verify`):
@@ -63,68 +61,27 @@ export interface Deletion {
   readonly finalHash: string;
 }
 
-/** The last row a verifier accepted, as whoever continues the chain after it needs it. */
-export interface ChainTip {
-  readonly seq: number;
-  readonly entryHash: string;
-  readonly epoch: number;
-  readonly body: string;
-}
-
-/**
- * What a verifier started with `continuingAfter(row)` found in the rows after `row`: everything
- * `absorb` needs to go on as if it had read those rows itself. Plain data (it crosses threads).
- */
-export interface ChainTally {
-  readonly failure?: LedgerFailure;
-  /** Rows accepted after the row continued from. */
-  readonly rows: number;
-  /** The last of them, when there is one. */
-  readonly tip?: ChainTip;
-  readonly unsealedRows: number;
-  /** No accepted row changed epoch: the trailing run of same-epoch rows reaches back past the start. */
-  readonly sameEpochRun: boolean;
-  readonly deletions: readonly Deletion[];
-  readonly checkpointsChecked: number;
-  /** Seqs whose checkpoints were checked (and so are done with). */
-  readonly checkpointSeqs: readonly number[];
-}
-
 /**
  * Streaming check of a chain of rows in seq order: ledger segments and JSONL exports both feed it.
  * One pass, constant memory apart from the retention records; a row's body is parsed only when it
- * fails its hash or starts a new epoch, so a million rows verify in seconds.
- *
- * The rules live in `push` alone. `tryAccept` is a shortcut for the common row — the next seq, same
- * epoch, no checkpoint or retention record — read straight from a batch's bytes: it accepts a row
- * only when every check of `push` passes for it and leaves the state `push` would leave, and
- * otherwise answers false WITHOUT deciding anything, and the caller pushes the row. So the two can
- * never disagree on a verdict (tests/security/audit-verify-paths.test.ts runs both over tampered ledgers).
+ * fails its hash or starts a new epoch. Hashes and MACs are node:crypto's.
  */
 export class ChainVerifier {
   private expectedSeq = 0;
   /** entry_hash of the last row (the genesis hash before any). */
   private prevHash = GENESIS_PREV_HASH;
-  /** prevHash passed this verifier's hash check, so it is 64 lowercase hex characters. */
-  private prevHashChecked = false;
   private hasLast = false;
   private lastSeq = 0;
   private lastEpoch = 0;
-  // The last row's body: the text, or where it lies in a batch (decoded only at an epoch change).
-  private lastBodyText: string | undefined;
-  private lastBodyBytes: Buffer | undefined;
-  private lastBodyStart = 0;
-  private lastBodyEnd = 0;
+  /** The last row's body (a seal row's data is read from it at the next epoch change). */
+  private lastBody = '';
   private first: { readonly seq: number; readonly prevHash: string } | undefined;
   private rows = 0;
   private unsealedRows = 0;
-  private sameEpochRun = true;
   private epochKey: SealKey | undefined;
-  private macCheck: EpochRowMac | undefined;
   private failure: LedgerFailure | undefined;
   private readonly deletions: Deletion[] = [];
   private readonly checkpointsBySeq = new Map<number, Checkpoint[]>();
-  private readonly checkpointSeqs: number[] = [];
   private checkpointsChecked = 0;
 
   /**
@@ -143,22 +100,6 @@ export class ChainVerifier {
     }
   }
 
-  /**
-   * A verifier for the rows after `row`, which it takes as given: a part of the ledger checked on
-   * its own (verify-parallel.ts), whose first row the verifier of the whole chain checks when it
-   * absorbs the part's tally.
-   */
-  static continuingAfter(options: VerifyOptions, row: LedgerRow): ChainVerifier {
-    const verifier = new ChainVerifier(options);
-    verifier.hasLast = true;
-    verifier.lastSeq = row.seq;
-    verifier.lastEpoch = row.epoch;
-    verifier.lastBodyText = row.body;
-    verifier.prevHash = row.entryHash;
-    verifier.expectedSeq = row.seq + 1;
-    return verifier;
-  }
-
   /** Feeds the next row; returns false once a failure is found (stop feeding). */
   push(row: LedgerRow, startsSegment = false): boolean {
     if (this.failure) return false;
@@ -172,78 +113,8 @@ export class ChainVerifier {
     if (this.failure) return false;
     this.first ??= { seq: row.seq, prevHash: row.prevHash };
     this.accept(row.seq, row.entryHash, row.epoch);
-    this.lastBodyText = row.body;
-    this.lastBodyBytes = undefined;
+    this.lastBody = row.body;
     return true;
-  }
-
-  /**
-   * Accepts the cursor's row if it is the next seq in the same epoch, carries no checkpoint or
-   * retention record, links, hashes and (with the key) MACs correctly; false otherwise, deciding
-   * nothing — then push the row (cursor.row()) for the verdict. Never for a row that starts a
-   * segment: its link is a segment link, which only push reports.
-   */
-  tryAccept(row: StoredRowCursor): boolean {
-    if (this.failure !== undefined || !this.prevHashChecked) return false;
-    const seq = row.seq;
-    if (seq !== this.expectedSeq || seq < 1 || row.epoch !== this.lastEpoch) return false;
-    if (this.checkpointsBySeq.has(seq) || row.mayRecordRetention()) return false;
-    if (!row.storedPrevHashIs(this.prevHash)) return false;
-    const entryHash = row.entryHash(this.prevHash);
-    if (!row.storedEntryHashIs(entryHash)) return false;
-    if (this.options.key) {
-      const check = this.macCheckFor(row.epoch);
-      if (!check || !row.macMatches(check)) return false;
-    }
-    this.accept(seq, entryHash, row.epoch);
-    this.lastBodyText = undefined;
-    this.lastBodyBytes = row.buf;
-    this.lastBodyStart = row.bodyStart;
-    this.lastBodyEnd = row.bodyEnd;
-    return true;
-  }
-
-  /**
-   * Goes on after the rows a `continuingAfter` verifier checked (whose starting row this verifier
-   * has just accepted); false when the tally holds a failure, which is then the verdict.
-   */
-  absorb(tally: ChainTally): boolean {
-    if (this.failure) return false;
-    if (tally.failure) {
-      this.failure = tally.failure;
-      return false;
-    }
-    this.deletions.push(...tally.deletions);
-    this.checkpointsChecked += tally.checkpointsChecked;
-    for (const seq of tally.checkpointSeqs) this.checkpointsBySeq.delete(seq);
-    const tip = tally.tip;
-    if (tip) {
-      this.unsealedRows = tally.sameEpochRun ? this.unsealedRows + tally.unsealedRows : tally.unsealedRows;
-      this.rows += tally.rows;
-      this.lastSeq = tip.seq;
-      this.lastEpoch = tip.epoch;
-      this.prevHash = tip.entryHash;
-      this.prevHashChecked = true;
-      this.expectedSeq = tip.seq + 1;
-      this.lastBodyText = tip.body;
-      this.lastBodyBytes = undefined;
-    }
-    return true;
-  }
-
-  /** The result of a `continuingAfter` verifier (it is not finished: the whole chain's verifier finishes). */
-  tally(): ChainTally {
-    this.forgetKeys();
-    return {
-      ...(this.failure ? { failure: this.failure } : {}),
-      rows: this.rows,
-      ...(this.rows > 0 ? { tip: { seq: this.lastSeq, entryHash: this.prevHash, epoch: this.lastEpoch, body: this.lastBody() } } : {}),
-      unsealedRows: this.unsealedRows,
-      sameEpochRun: this.sameEpochRun,
-      deletions: this.deletions,
-      checkpointsChecked: this.checkpointsChecked,
-      checkpointSeqs: this.checkpointSeqs,
-    };
   }
 
   finish(): LedgerVerdict {
@@ -277,22 +148,13 @@ export class ChainVerifier {
       this.unsealedRows += 1;
     } else {
       this.unsealedRows = 1;
-      this.sameEpochRun = false;
     }
     this.hasLast = true;
     this.lastSeq = seq;
     this.lastEpoch = epoch;
     this.prevHash = entryHash;
-    this.prevHashChecked = true;
     this.expectedSeq = seq + 1;
     this.rows += 1;
-  }
-
-  private lastBody(): string {
-    if (this.lastBodyText === undefined && this.lastBodyBytes !== undefined) {
-      this.lastBodyText = this.lastBodyBytes.toString('utf8', this.lastBodyStart, this.lastBodyEnd);
-    }
-    return this.lastBodyText ?? '';
   }
 
   private check(row: LedgerRow, startsSegment: boolean): LedgerFailure | undefined {
@@ -326,7 +188,7 @@ export class ChainVerifier {
     if (!start) return undefined;
     if (this.hasLast && row.epoch !== this.lastEpoch) {
       const previousEpoch = this.lastEpoch;
-      const seal = readSealEvent(this.lastBody());
+      const seal = readSealEvent(this.lastBody);
       if (row.epoch < previousEpoch || !seal || seal.sealedEpoch !== previousEpoch || seal.nextEpoch !== row.epoch) {
         return fail(row.seq, 'bad-mac', `Row ${row.seq} moves from day-epoch ${previousEpoch} to ${row.epoch} without the seal the old day's key writes: rows from here on were re-written.`);
       }
@@ -349,19 +211,8 @@ export class ChainVerifier {
     return this.epochKey;
   }
 
-  /** The fast path's MAC check for `epoch`; undefined when the key cannot reach it (push reports why). */
-  private macCheckFor(epoch: number): EpochRowMac | undefined {
-    if (this.macCheck?.epoch === epoch) return this.macCheck;
-    const start = this.options.key;
-    if (!start || epoch < start.epoch) return undefined;
-    this.macCheck?.wipe();
-    this.macCheck = new EpochRowMac(this.keyFor(start, epoch));
-    return this.macCheck;
-  }
-
   private forgetKeys(): void {
     this.epochKey?.key.fill(0);
-    this.macCheck?.wipe();
   }
 
   private checkCheckpoints(row: LedgerRow): void {
@@ -379,7 +230,6 @@ export class ChainVerifier {
       this.checkpointsChecked += 1;
     }
     this.checkpointsBySeq.delete(row.seq);
-    this.checkpointSeqs.push(row.seq);
   }
 
   private noteRetention(row: LedgerRow): void {

@@ -1,57 +1,23 @@
-import { availableParallelism } from 'node:os';
-import { verifyInParallel, type ParallelRun } from './verify-parallel';
-import { BATCH_SEQS, feedSegment, planLedger, SegmentReaders } from './verify-segments';
+import { localCheckpoints } from '../checkpoint/checkpoint-store';
+import { readLedgerRows } from './read-rows';
 import { ChainVerifier, type LedgerVerdict, type VerifyOptions } from './verify-rows';
 
 /**
- * How verifyLedger goes about it. Nothing but tests and benchmarks sets these: the verdict is the
- * same whichever way (tests/security/audit-verify-paths.test.ts).
- * - path:        'rows' feeds every row to one verifier in order, on the calling thread;
- *                'parts' checks parts of the ledger independently (verify-segments.ts checkChunk),
- *                on the calling thread and `workers` worker threads, and stitches them together.
- *                Default: 'parts' with a worker per further core from PARALLEL_MIN_ROWS rows on.
- * - workers:     worker threads for 'parts' (default: available cores − 1).
- * - workersOnly: the calling thread checks no part itself, it only stitches.
- * - chunkRows:   seqs per part; batchSeqs: seqs per batch read from SQLite.
- * - report:      told how many parts the workers and the calling thread checked.
+ * Verifies the ledger folder `dir`: every segment oldest first, as one chain (verify-rows.ts), on
+ * the calling thread, streaming (a million rows in well under the 30 s target,
+ * tests/bench/audit-verify.bench.ts).
+ *
+ * The checkpoints kept in the folder itself (checkpoints/) are checked along with any the caller
+ * passes: rows cut from the end of the ledger show as `truncated` even when nobody brought a copy
+ * from off the machine. A local file is no proof against someone who can also delete checkpoint
+ * files (only the printed copies are); it does catch a ledger cut back or restored from an older
+ * copy while the folder kept its newer checkpoints.
  */
-export interface VerifyTuning {
-  readonly path?: 'rows' | 'parts';
-  readonly workers?: number;
-  readonly workersOnly?: boolean;
-  readonly chunkRows?: number;
-  readonly batchSeqs?: number;
-  readonly report?: ParallelRun['report'];
-}
-
-/**
- * From here on a second thread pays. A worker started from the TypeScript sources (the CLI, tests)
- * needs ~0.4 s before it checks anything (tsx loads in the new thread); the calling thread checks
- * parts meanwhile. Measured with the key on the 2-core VM, idle, one thread vs two: 100k rows
- * 490 vs 520 ms, 150k 709 vs 707 ms, 200k 1069 vs 853 ms, 300k 1593 vs 1163 ms.
- */
-const PARALLEL_MIN_ROWS = 150_000;
-/** ~0.2 s of checking per part: enough parts for the threads to finish together, few enough to stitch cheaply. */
-const CHUNK_ROWS = 32_768;
-
-/** Verifies the ledger folder `dir`: every segment oldest first, as one chain (verify-rows.ts). */
-export function verifyLedger(dir: string, options: VerifyOptions = {}, tuning: VerifyTuning = {}): LedgerVerdict {
-  const plan = planLedger(dir, tuning.chunkRows ?? CHUNK_ROWS, tuning.batchSeqs ?? BATCH_SEQS);
-  const workers = tuning.workers ?? availableParallelism() - 1;
-  const path = tuning.path ?? (plan.estimatedRows >= PARALLEL_MIN_ROWS && workers > 0 ? 'parts' : 'rows');
-  if (path === 'parts') {
-    return verifyInParallel(plan, options, {
-      workers: Math.min(workers, plan.chunks.length),
-      mainThreadChecks: tuning.workersOnly !== true,
-      ...(tuning.report ? { report: tuning.report } : {}),
-    });
-  }
-  const verifier = new ChainVerifier(options);
-  const readers = new SegmentReaders(plan.batchSeqs);
-  try {
-    for (const segment of plan.segments) if (!feedSegment(readers, segment, verifier)) break;
-  } finally {
-    readers.close();
-  }
+export function verifyLedger(dir: string, options: VerifyOptions = {}): LedgerVerdict {
+  // The same checkpoint given and found locally is checked once.
+  const checkpoints = new Map((options.checkpoints ?? []).map((c) => [c.body, c]));
+  for (const local of localCheckpoints(dir)) if (!checkpoints.has(local.body)) checkpoints.set(local.body, local);
+  const verifier = new ChainVerifier({ ...options, checkpoints: [...checkpoints.values()] });
+  for (const row of readLedgerRows(dir)) if (!verifier.push(row, row.startsSegment)) break;
   return verifier.finish();
 }

@@ -1,8 +1,8 @@
 import type Database from 'better-sqlite3';
 
 /**
- * The audit viewer's filter columns, copied out of the row bodies into `viewer_rows` (schema v5,
- * migrations.ts) in batches rather than indexed on `entries` row by row.
+ * The audit viewer's filter columns, copied out of the row bodies into `viewer_rows` (schema.ts)
+ * in batches rather than indexed on `entries` row by row.
  *
  * Why: with the v4 indexes every append maintained seven B-trees and wrote and fsync'd seven
  * pages per commit; the append then cost ≈ 1.7x a bare SQLite insert against the 1.5x the ledger
@@ -14,7 +14,7 @@ import type Database from 'better-sqlite3';
  */
 export const VIEWER_BATCH_ROWS = 4096;
 
-/** The columns, in table order; each is the same-named virtual column of `entries` (migrations v2, v4). */
+/** The columns, in table order; each is the same-named virtual column of `entries` (schema.ts). */
 export const VIEWER_COLUMNS = ['time', 'os_user', 'app_user', 'tool', 'outcome', 'decision', 'event_type'] as const;
 
 const COLUMN_LIST = VIEWER_COLUMNS.join(', ');

@@ -1,4 +1,4 @@
-import { schemaVersion } from '../ledger/migrations';
+import { schemaVersion, SCHEMA_VERSION } from '../ledger/schema';
 import { openSegmentReader } from '../ledger/segments';
 import { VIEWER_COLUMNS, VIEWER_HIGH } from '../ledger/viewer-rows';
 
@@ -8,7 +8,7 @@ export type IndexCheck = { readonly ok: true } | { readonly ok: false; readonly 
 const MAX_PROBLEMS = 20;
 
 /**
- * Where viewer_rows (v5) disagrees with the bodies: first its rows for a seq that has no entry
+ * Where viewer_rows disagrees with the bodies: first its rows for a seq that has no entry
  * (kind 0), then, lowest seq first, entries whose row there is missing (below viewer_rows' highest
  * seq) or holds a value other than the body's (kind 1; the entries columns of the same name are
  * json_extract of the body). IS NOT compares NULLs as values.
@@ -28,13 +28,12 @@ const viewerProblem = (row: { seq: number; kind: number }): string =>
     : `viewer_rows disagrees with the stored event at seq ${row.seq} / 감사 화면용 목록(viewer_rows)이 seq ${row.seq}의 기록과 다릅니다`;
 
 /**
- * The viewer's filters read indexes and (from v5) viewer_rows, and neither is covered by the hash
+ * The viewer's filters read viewer_rows and its indexes, and neither is covered by the hash
  * chain: someone with write access to the file could rewrite them so that, say, the rows of one
  * tool are missing, and the filtered view would silently skip them while every row still verifies.
  * - SQLite's integrity_check recomputes every index entry from its row and reports "row N missing
- *   from index …" or "wrong # of entries in index …" (for v4 that includes the json_extract
- *   columns on entries). quick_check would not: it skips the index-versus-table check.
- * - From v5, viewer_rows itself is compared with the bodies (VIEWER_MISMATCH_SQL).
+ *   from index …" or "wrong # of entries in index …". quick_check would not: it skips the index-versus-table check.
+ * - viewer_rows itself is compared with the bodies (VIEWER_MISMATCH_SQL).
  * Read-only, like verify. Cost: about one body parse per row (see the query bench's report).
  */
 export function checkSegmentIndexes(file: string): IndexCheck {
@@ -42,7 +41,7 @@ export function checkSegmentIndexes(file: string): IndexCheck {
   try {
     const results = db.pragma(`integrity_check(${MAX_PROBLEMS})`, { simple: false }) as { integrity_check: string }[];
     const problems = results.map((r) => r.integrity_check).filter((line) => line !== 'ok');
-    if (problems.length === 0 && schemaVersion(db) >= 5) {
+    if (problems.length === 0 && schemaVersion(db) === SCHEMA_VERSION) {
       problems.push(...(db.prepare(VIEWER_MISMATCH_SQL).all() as { seq: number; kind: number }[]).map(viewerProblem));
     }
     return problems.length === 0 ? { ok: true } : { ok: false, problems };

@@ -16,8 +16,8 @@ export const queryMessages = {
     ),
   newerSchema: (file: string, version: number, known: number): Text =>
     text(
-      `${file}은(는) 더 새 Baram이 만든 파일입니다 (스키마 ${version}, 이 버전은 ${known}까지 압니다). Baram을 업데이트한 뒤 여세요.`,
-      `${file} was written by a newer Baram (schema ${version}; this build knows up to ${known}). Update Baram, then open it.`,
+      `${file}의 형식(스키마 ${version})을 이 Baram 버전은 모릅니다 (${known}만 압니다). Baram을 업데이트한 뒤 여세요.`,
+      `${file} has schema version ${version}, which this Baram build does not know (it knows ${known}). Update Baram, then open it.`,
     ),
   badSegmentName: (file: string): Text =>
     text(

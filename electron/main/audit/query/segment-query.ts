@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { LATEST_SCHEMA_VERSION, schemaVersion } from '../ledger/migrations';
+import { schemaVersion, SCHEMA_VERSION } from '../ledger/schema';
 import { openSegmentReader } from '../ledger/segments';
 import { VIEWER_HIGH_SQL } from '../ledger/viewer-rows';
 import type { NormalizedFilter } from './event-filter';
@@ -24,7 +24,7 @@ import { TimeBounds, type TimeWindow } from './time-bounds';
  *   0.65 µs (LIKE over the body), so a filter whose rows rarely match could scan a million rows
  *   for one page. scan() therefore examines at most `chunkRows` candidates and says where it
  *   stopped; the reader decides, by the clock, whether to go on or to return.
- * - From schema v5 the indexes live in viewer_rows, which the writer fills in batches
+ * - The indexes live in viewer_rows, which the writer fills in batches
  *   (ledger/viewer-rows.ts): the few rows above its highest seq are a part of their own, read
  *   from their bodies, newest first; the rest is read through viewer_rows joined to entries.
  * SQL is assembled only from the fixed fragments below (columns and index names from a
@@ -34,10 +34,6 @@ import { TimeBounds, type TimeWindow } from './time-bounds';
 export type EqField = 'tool' | 'outcome' | 'decision' | 'eventType';
 export type Driver = EqField | 'user' | 'pk';
 type Column = 'time' | 'osUser' | 'appUser' | EqField;
-
-/** Segments at schema v4 index the viewer's columns on `entries`; from v5 in `viewer_rows`. */
-const ENTRIES_INDEXED_VERSION = 4;
-const VIEWER_ROWS_VERSION = 5;
 
 /**
  * Where one stretch of a segment's seqs is read from. Every statement names its driving table `v`
@@ -72,14 +68,6 @@ const BODY_LAYOUT: Layout = {
   indexes: {},
 };
 
-/** v2 and v3: only event_type is a column, with an index. */
-const EVENT_TYPE_LAYOUT: Layout = {
-  ...BODY_LAYOUT,
-  name: 'event-type',
-  columns: { ...BODY_LAYOUT.columns, eventType: 'v.event_type' },
-  indexes: { eventType: 'entries_by_event_type' },
-};
-
 const INDEXED_COLUMNS: Readonly<Record<Column, string>> = {
   time: 'v.time',
   osUser: 'v.os_user',
@@ -90,24 +78,7 @@ const INDEXED_COLUMNS: Readonly<Record<Column, string>> = {
   eventType: 'v.event_type',
 };
 
-/** v4: virtual columns on entries, each with its index. */
-const ENTRIES_LAYOUT: Layout = {
-  name: 'entries',
-  table: 'entries',
-  body: 'v.body',
-  columns: INDEXED_COLUMNS,
-  indexes: {
-    time: 'entries_by_time',
-    osUser: 'entries_by_os_user',
-    appUser: 'entries_by_app_user',
-    tool: 'entries_by_tool',
-    outcome: 'entries_by_outcome',
-    decision: 'entries_by_decision',
-    eventType: 'entries_by_event_type',
-  },
-};
-
-/** v5: the rows up to viewer_rows' highest seq (ledger/viewer-rows.ts). */
+/** The rows up to viewer_rows' highest seq (ledger/viewer-rows.ts). */
 const VIEWER_LAYOUT: Layout = {
   name: 'viewer',
   table: 'viewer_rows',
@@ -177,36 +148,26 @@ interface SegmentPart {
 
 export class SegmentQuery {
   private readonly statements = new Map<string, Database.Statement>();
-  /** Before v5 a segment is one part; a v5 segment's split is read per page call (parts()), as the writer fills viewer_rows. */
-  private readonly wholeSegment: SegmentPart | undefined;
-  private readonly viewerTimeBounds: TimeBounds | undefined;
+  /** The split between viewer_rows and the rows above it is read per page call (parts()), as the writer fills viewer_rows. */
+  private readonly viewerTimeBounds: TimeBounds;
 
   private constructor(
     readonly file: string,
     private readonly db: Database.Database,
-    readonly schemaVersion: number,
   ) {
-    if (schemaVersion >= VIEWER_ROWS_VERSION) {
-      this.viewerTimeBounds = new TimeBounds(db, 'viewer_rows', VIEWER_LAYOUT.indexes.time as string);
-    } else {
-      const layout = schemaVersion >= ENTRIES_INDEXED_VERSION ? ENTRIES_LAYOUT : schemaVersion >= 2 ? EVENT_TYPE_LAYOUT : BODY_LAYOUT;
-      const timeBounds = layout === ENTRIES_LAYOUT ? new TimeBounds(db, 'entries', ENTRIES_LAYOUT.indexes.time as string) : undefined;
-      this.wholeSegment = { layout, fromSeq: 0, belowSeq: Number.POSITIVE_INFINITY, ...(timeBounds ? { timeBounds } : {}) };
-    }
+    this.viewerTimeBounds = new TimeBounds(db, 'viewer_rows', VIEWER_LAYOUT.indexes.time as string);
   }
 
   /**
-   * Opens `file` read-only. A segment older than v4 is read with json_extract in place of the
-   * missing columns (slower: no index, so filtered pages lean on the scan limit); one newer than
-   * this build is refused, as the writer refuses it.
+   * Opens `file` read-only. A schema this build does not know is refused, as the writer refuses it.
    */
   static open(file: string): SegmentQuery {
     const db = openSegmentReader(file);
     try {
       const version = schemaVersion(db);
       if (version === 0) throw new LedgerReadError(queryMessages.notALedger(file));
-      if (version > LATEST_SCHEMA_VERSION) throw new LedgerReadError(queryMessages.newerSchema(file, version, LATEST_SCHEMA_VERSION));
-      return new SegmentQuery(file, db, version);
+      if (version !== SCHEMA_VERSION) throw new LedgerReadError(queryMessages.newerSchema(file, version, SCHEMA_VERSION));
+      return new SegmentQuery(file, db);
     } catch (error) {
       db.close();
       throw error;
@@ -227,7 +188,7 @@ export class SegmentQuery {
   }
 
   /**
-   * Plans for the matches below `before`, newest part first; none where no match can be. A v5
+   * Plans for the matches below `before`, newest part first; none where no match can be. A
    * segment has two parts: the rows above viewer_rows' highest seq (fewer than a fill batch, read
    * from their bodies) and the rows below it (through viewer_rows' indexes).
    */
@@ -268,9 +229,8 @@ export class SegmentQuery {
   }
 
   private parts(): SegmentPart[] {
-    if (this.wholeSegment) return [this.wholeSegment];
     const { high } = this.statement('viewer-high', VIEWER_HIGH_SQL).get() as { high: number };
-    const viewer: SegmentPart = { layout: VIEWER_LAYOUT, fromSeq: 0, belowSeq: high + 1, timeBounds: this.viewerTimeBounds as TimeBounds };
+    const viewer: SegmentPart = { layout: VIEWER_LAYOUT, fromSeq: 0, belowSeq: high + 1, timeBounds: this.viewerTimeBounds };
     return [{ layout: BODY_LAYOUT, fromSeq: high + 1, belowSeq: Number.POSITIVE_INFINITY }, viewer];
   }
 

@@ -1,8 +1,8 @@
 import type Database from 'better-sqlite3';
 
 /**
- * Turns a time range into a seq range for one segment with a time index: `entries_by_time` on
- * entries (v4) or `viewer_by_time` on viewer_rows (v5, which then covers only its own rows).
+ * Turns a time range into a seq range for one segment with a time index: `viewer_by_time` on
+ * viewer_rows (which covers only its own rows).
  *
  * Pages are ordered by seq, but a time filter is a range on another column: SQLite can either
  * walk seq and test each row's time (300 ms+ when the range is months back: every newer row is
