@@ -36,12 +36,24 @@ export interface ApprovalTarget {
 
 export type ApprovalChoice = 'allow-once' | 'allow-session' | 'deny';
 
+/**
+ * A person's (or a standing rule's) answer. It names the request it answers: the gate refuses an
+ * answer for another call or another digest (SPEC G-APPROVE: the approval binds to the digest),
+ * so an answer meant for one dialog can never approve a different plan.
+ */
 export interface ApprovalDecision {
+  readonly callId: string;
+  readonly digest: string;
   readonly choice: ApprovalChoice;
   /** Optional reason on deny; goes back to the model. */
   readonly reason?: string;
-  /** Who decided ("os:kim", "cli:--approve all", "timeout"). */
+  /** Who decided ("os:kim", "cli:--approve all"). */
   readonly approver: string;
+}
+
+/** The answer to `request` with the given choice (what every broker returns). */
+export function answerTo(request: Pick<ApprovalRequest, 'callId' | 'digest'>, choice: ApprovalChoice, approver: string, reason?: string): ApprovalDecision {
+  return { callId: request.callId, digest: request.digest, choice, approver, ...(reason ? { reason } : {}) };
 }
 
 /**

@@ -19,6 +19,7 @@ export type AuditEventType =
   | 'execution.started'
   | 'execution.finished'
   | 'gate.error'
+  | 'toolset.changed'
   // Written by the ledger itself (electron/main/audit):
   | 'audit.seal'
   | 'audit.checkpoint'
@@ -32,6 +33,8 @@ export interface AuditEventInput {
   readonly type: AuditEventType;
   /** Correlates the events of one tool call. */
   readonly callId?: string;
+  /** The user request (a `request` event) the call serves, when a conversation made it. */
+  readonly requestId?: string;
   readonly tool?: string;
   readonly risk?: Risk;
   readonly actionClass?: ActionClass;

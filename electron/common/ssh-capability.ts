@@ -123,6 +123,8 @@ export interface SshCapability {
    * tool's precheck. null when the call may go ahead.
    */
   check(host: string, command?: string): SshRefused | null;
+  /** "user@address:port" of a policy host (what an approval shows), or null for a host the policy lacks. No network. */
+  endpoint(host: string): string | null;
   execute(request: SshExecuteRequest): Promise<SshOutcome>;
   download(request: SshDownloadRequest): Promise<SshDownloadOutcome>;
 }

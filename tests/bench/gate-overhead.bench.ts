@@ -6,6 +6,7 @@ import type { AuditEventInput, AuditSink } from '../../electron/common/audit-eve
 import { builtinTools } from '../../electron/main/gate';
 import { gateMessages } from '../../electron/main/gate/messages';
 import { approvePlan, runTool } from '../../electron/main/gate/run-tool';
+import { createFileAccess } from '../../electron/main/host/files';
 import { openSession } from '../../electron/main/runtime/session';
 import { percentile, printRows } from './lib/stats';
 
@@ -17,11 +18,12 @@ import { percentile, printRows } from './lib/stats';
  * through the gate's runner is printed next to it, interleaved in the same run.
  * The policy is the example admin policy; the audit sink is in memory (the ledger's cost is
  * measured by the audit benchmarks, issue #3).
- * Target: p99 overhead under 0.3 ms.
+ * Target: p99 overhead under 1 ms (issue 13; the plan-scoped capabilities and the re-check of every
+ * target before execute are part of it).
  */
 const CALLS = 10_000;
 const WARMUP = 2_000;
-const TARGET_P99_MS = 0.3;
+const TARGET_P99_MS = 1;
 
 /** Keeps only the last call's execution duration; the gate awaits it like a real ledger. */
 class MemorySink implements AuditSink {
@@ -48,7 +50,20 @@ async function main(): Promise<void> {
   const session = await openSession({ policyFile, workspace, dataDir: join(base, 'data'), lang: 'en', broker: null, audit: sink });
   const tool = builtinTools.find((t) => t.name === 'filesystem.info')!;
   const args = { path: 'a.txt' };
-  const ctx = { lang: 'en' as const, files: session.files, system: session.system, http: session.http, ssh: session.ssh, processes: session.processes, policy: { maxOutputChars: 30_000, defaultTimeoutMs: 120_000, maxTimeoutMs: 600_000, denyArgsOf: () => [] }, signal: new AbortController().signal };
+  // The bare call gets the host's file access directly (the session hands out none: the gate is the only door).
+  const files = await createFileAccess({ roots: [workspace], trashDir: join(base, 'bare-trash'), protectedPaths: [] });
+  const unused = new Proxy({}, { get: () => () => { throw new Error('not used by filesystem.info'); } });
+  const ctx = {
+    lang: 'en' as const,
+    files,
+    system: unused as never,
+    http: unused as never,
+    ssh: unused as never,
+    processes: unused as never,
+    policy: { maxOutputChars: 30_000, defaultTimeoutMs: 120_000, maxTimeoutMs: 600_000, denyArgsOf: () => [] },
+    signal: new AbortController().signal,
+    outputBudget: 30_000,
+  };
   const plan = approvePlan({ targets: [] }, 'bench');
 
   const bare = async () => {

@@ -19,14 +19,19 @@ export interface TestGateOptions {
   readonly files?: Record<string, string | Uint8Array>;
   /** Admin policy object (written to a temp policy file). Without workspaceRoots, the workspace is the root. */
   readonly policy?: Record<string, unknown>;
-  /** Who answers approvals (default 'all'). A function gets each request. */
-  readonly approve?: 'all' | 'none' | ((request: ApprovalRequest) => ApprovalDecision | Promise<ApprovalDecision>);
+  /**
+   * Who answers approvals (default 'all'). A function gets each request; its answer names the
+   * request (callId, digest) unless it says otherwise itself (tests of a mismatched answer do).
+   */
+  readonly approve?: 'all' | 'none' | ((request: ApprovalRequest) => TestAnswer | Promise<TestAnswer>);
   readonly lang?: Lang;
   /** Replace the audit sink (e.g. one that fails). */
   readonly audit?: AuditSink;
   /** Replace the built-in tools (gate tests use purpose-made tools). */
   readonly tools?: readonly AnyTool[];
 }
+
+export type TestAnswer = Omit<ApprovalDecision, 'callId' | 'digest'> & Partial<Pick<ApprovalDecision, 'callId' | 'digest'>>;
 
 export interface TestGate {
   readonly workspace: string;
@@ -66,7 +71,8 @@ export async function createTestGate(options: TestGateOptions = {}): Promise<Tes
       : {
           async request(request) {
             approvals.push(request);
-            return approve === 'all' ? { choice: 'allow-once', approver: 'test' } : approve(request);
+            const answer: TestAnswer = approve === 'all' ? { choice: 'allow-once', approver: 'test' } : await approve(request);
+            return { callId: request.callId, digest: request.digest, ...answer };
           },
         };
   const session = await openSession({

@@ -1,3 +1,4 @@
+import { answerTo, type ApprovalBroker } from '../../electron/common/approval';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -18,7 +19,7 @@ beforeAll(async () => {
 });
 afterAll(async () => rm(base, { recursive: true, force: true }));
 
-const allowAll = { request: async () => ({ choice: 'allow-once' as const, approver: 'test' }) };
+const allowAll: ApprovalBroker = { request: async (request) => answerTo(request, 'allow-once', 'test') };
 
 describe('restore into a denied folder', () => {
   it('is denied by the target check even though restore has no path argument', async () => {

@@ -2,9 +2,9 @@ import { Type } from '@sinclair/typebox';
 import type { TrashEntry } from '../../electron/common/file-access';
 import { text } from '../../electron/common/i18n';
 import { defineTool, failure, isFailure, type Failure, type Plan } from '../kit/define-tool';
-import { countNoun, quoted } from './shared/format';
-import { samePath } from './shared/paths';
-import { checkSource, displayOf, expandSources, renderRun, runTargets } from './shared/targets';
+import { countNoun, quoted } from '../kit/format';
+import { samePath } from '../kit/paths';
+import { checkSource, displayOf, expandSources, renderRun, runTargets } from '../kit/targets';
 
 const input = Type.Object(
   {
@@ -24,6 +24,7 @@ export const filesystemDelete = defineTool({
   risk: 'destructive',
   subject: { kind: 'PATH', fields: ['path'] },
   concurrency: 'exclusive',
+  capabilities: ['files'],
 
   precheck: (args, ctx) => checkSource(args.path, 'path', ctx),
 

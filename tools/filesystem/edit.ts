@@ -4,8 +4,8 @@ import { pick, text, type Lang, type Text } from '../../electron/common/i18n';
 import { defineTool, failure, isFailure, type Failure, type Plan, type PlanContext } from '../kit/define-tool';
 import { fail } from '../kit/results';
 import type { TextEncodingName } from '../kit/text-decoding';
-import { humanSize, quoted } from './shared/format';
-import { attempt, checkExisting, displayOf, emptyPathText, notRegularFile, refusal, renderRun, runTargets, sameFingerprint } from './shared/targets';
+import { humanSize, quoted } from '../kit/format';
+import { attempt, checkExisting, displayOf, emptyPathText, notRegularFile, refusal, renderRun, runTargets, sameFingerprint } from '../kit/targets';
 import {
   binaryFileText,
   detectLineEnding,
@@ -19,7 +19,7 @@ import {
   unencodable,
   type ChangedRange,
   type LineEnding,
-} from './shared/text-file';
+} from '../kit/text-file';
 
 /**
  * Largest file edit reads whole. Office text files are far smaller; a bigger one is a log or a data
@@ -157,7 +157,8 @@ async function prepareEdit(args: EditArgs, ctx: PlanContext): Promise<PreparedEd
       ),
     );
   }
-  const fingerprint = await attempt(files, () => files.fingerprint(args.path));
+  // With the content hash: the gate re-hashes before writing, so a same-size edit nobody saw is caught.
+  const fingerprint = await attempt(files, () => files.fingerprint(args.path, { content: true }));
   if (fingerprint === null) return refusal('NOT_FOUND', args.path);
   if ('failure' in fingerprint) return fingerprint;
   const loaded = await attempt(files, () => loadText(files, args.path, info.size));
@@ -245,6 +246,7 @@ export const filesystemEdit = defineTool({
   risk: 'write',
   subject: { kind: 'PATH', fields: ['path'] },
   concurrency: 'exclusive',
+  capabilities: ['files'],
 
   precheck: (args, ctx) => checkExisting(args.path, 'path', ctx, 'file'),
 

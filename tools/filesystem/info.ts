@@ -4,9 +4,9 @@ import { pick, text, type Lang, type Text } from '../../electron/common/i18n';
 import { defineTool, type ToolContext } from '../kit/define-tool';
 import { fail, fromHostError, ok } from '../kit/results';
 import { decodeText, looksBinary } from '../kit/text-decoding';
-import { humanSize, localTime } from './shared/format';
-import { checkExisting, displayOf, refusal } from './shared/targets';
-import { encodingLabel, splitLines } from './shared/text-file';
+import { humanSize, localTime } from '../kit/format';
+import { checkExisting, displayOf, refusal } from '../kit/targets';
+import { encodingLabel, splitLines } from '../kit/text-file';
 
 /** Bytes sniffed to tell text from binary and to name the encoding. */
 const SNIFF_BYTES = 64 * 1024;
@@ -70,6 +70,7 @@ export const filesystemInfo = defineTool({
   risk: 'read',
   subject: { kind: 'PATH', fields: ['path'] },
   concurrency: 'parallel-safe',
+  capabilities: ['files'],
 
   precheck: (args, ctx) => checkExisting(args.path, 'path', ctx, 'any'),
 

@@ -1,11 +1,12 @@
+import type { ReadOnlyFileAccess } from '../kit/define-tool';
 import { Type } from '@sinclair/typebox';
-import type { FileAccess, FileInfo } from '../../electron/common/file-access';
+import type { FileInfo } from '../../electron/common/file-access';
 import { pick, text, type Text } from '../../electron/common/i18n';
 import { defineTool, failure, type Failure, type PrecheckContext } from '../kit/define-tool';
 import { fail, fromHostError, ok, patternOrNone } from '../kit/results';
-import { countNoun, humanSize, LIST_CAP } from './shared/format';
-import { namePatternGlob, relativeTo } from './shared/paths';
-import { attempt, displayOf, emptyPathText, globForListing, MAX_COUNTED_MATCHES, refusal } from './shared/targets';
+import { countNoun, humanSize, LIST_CAP } from '../kit/format';
+import { namePatternGlob, relativeTo } from '../kit/paths';
+import { attempt, displayOf, emptyPathText, globForListing, MAX_COUNTED_MATCHES, refusal } from '../kit/targets';
 
 const input = Type.Object(
   {
@@ -49,6 +50,7 @@ export const filesystemList = defineTool({
   risk: 'read',
   subject: { kind: 'PATH', fields: ['path'] },
   concurrency: 'parallel-safe',
+  capabilities: ['files'],
 
   precheck: (args, ctx) => checkFolder(args.path, ctx),
 
@@ -118,7 +120,7 @@ export const filesystemList = defineTool({
 });
 
 /** Path below the listed folder; a folder reached through a link lists real paths, shown from the root then. */
-function shownBelow(files: FileAccess, folder: string, path: string): string {
+function shownBelow(files: ReadOnlyFileAccess, folder: string, path: string): string {
   const rel = relativeTo(folder, path);
   return rel === path ? displayOf(files, path) : rel;
 }

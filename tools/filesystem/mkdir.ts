@@ -2,8 +2,8 @@ import { Type } from '@sinclair/typebox';
 import { text } from '../../electron/common/i18n';
 import { defineTool, failure, type Failure, type Plan, type PrecheckContext } from '../kit/define-tool';
 import { fail } from '../kit/results';
-import { quoted } from './shared/format';
-import { attempt, displayOf, emptyPathText, refuseWildcardName, renderRun, runTargets } from './shared/targets';
+import { quoted } from '../kit/format';
+import { attempt, displayOf, emptyPathText, refuseWildcardName, renderRun, runTargets } from '../kit/targets';
 
 const input = Type.Object(
   {
@@ -47,6 +47,7 @@ export const filesystemMkdir = defineTool({
   risk: 'write',
   subject: { kind: 'PATH', fields: ['path'] },
   concurrency: 'exclusive',
+  capabilities: ['files'],
 
   precheck: (args, ctx) => checkCreatable(args.path, ctx),
 

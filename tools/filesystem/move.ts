@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineTool } from '../kit/define-tool';
-import { checkSource } from './shared/targets';
-import { executeTransfer, planTransfer, summarizeTransfer } from './shared/transfer';
+import { checkSource } from '../kit/targets';
+import { executeTransfer, planTransfer, summarizeTransfer } from '../kit/transfer';
 
 const input = Type.Object(
   {
@@ -11,7 +11,7 @@ const input = Type.Object(
   { additionalProperties: false },
 );
 
-/** Placement rules (into a folder vs. rename, never overwrite) are documented in shared/transfer.ts. */
+/** Placement rules (into a folder vs. rename, never overwrite) are documented in tools/kit/transfer.ts. */
 export const filesystemMove = defineTool({
   name: 'filesystem.move',
   description: {
@@ -23,6 +23,7 @@ export const filesystemMove = defineTool({
   risk: 'write',
   subject: { kind: 'PATH', fields: ['from', 'to'] },
   concurrency: 'exclusive',
+  capabilities: ['files'],
   precheck: (args, ctx) => checkSource(args.from, 'from', ctx),
   plan: (args, ctx) => planTransfer(args, ctx, 'move'),
   summarize: (_args, plan, { files }) => summarizeTransfer(plan, files, 'move'),

@@ -1,12 +1,12 @@
+import type { ReadOnlyFileAccess } from '../kit/define-tool';
 import { Type } from '@sinclair/typebox';
-import type { FileAccess } from '../../electron/common/file-access';
 import { pick, text, type Lang } from '../../electron/common/i18n';
 import { defineTool } from '../kit/define-tool';
 import { fail, fromHostError, ok } from '../kit/results';
 import { decodeText, looksBinary, type TextEncodingName } from '../kit/text-decoding';
-import { humanSize } from './shared/format';
-import { checkExisting, displayOf, refusal } from './shared/targets';
-import { binaryFileText, decodeAs, splitLines } from './shared/text-file';
+import { humanSize } from '../kit/format';
+import { checkExisting, displayOf, refusal } from '../kit/targets';
+import { binaryFileText, decodeAs, splitLines } from '../kit/text-file';
 
 /** Lines returned when the model gives no limit; the output budget usually cuts earlier. */
 const DEFAULT_LIMIT = 2000;
@@ -47,7 +47,7 @@ interface Window {
  * Reads until a short chunk instead of trusting a size from stat: a symbolic link's stat is the
  * link's own, and a log may grow while it is read.
  */
-async function streamWindow(files: FileAccess, path: string, offset: number, limit: number, maxBytes: number, headEncoding: TextEncodingName): Promise<Window> {
+async function streamWindow(files: ReadOnlyFileAccess, path: string, offset: number, limit: number, maxBytes: number, headEncoding: TextEncodingName): Promise<Window> {
   // In UTF-8 and CP949 the byte 0x0A is always a line feed (CP949 trail bytes are ≥ 0x41), so lines
   // can be found without decoding.
   const collected: Uint8Array[] = [];
@@ -140,6 +140,7 @@ export const filesystemRead = defineTool({
   risk: 'read',
   subject: { kind: 'PATH', fields: ['path'] },
   concurrency: 'parallel-safe',
+  capabilities: ['files'],
 
   precheck: (args, ctx) => checkExisting(args.path, 'path', ctx, 'file'),
 

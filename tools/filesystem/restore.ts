@@ -3,9 +3,9 @@ import type { TrashEntry } from '../../electron/common/file-access';
 import { text } from '../../electron/common/i18n';
 import { defineTool, failure, isFailure, type Failure, type Plan, type PrecheckContext } from '../kit/define-tool';
 import { fail } from '../kit/results';
-import { localTime, quoted } from './shared/format';
-import { samePath } from './shared/paths';
-import { attempt, displayOf, refusal, renderRun, runTargets } from './shared/targets';
+import { localTime, quoted } from '../kit/format';
+import { samePath } from '../kit/paths';
+import { attempt, displayOf, refusal, renderRun, runTargets } from '../kit/targets';
 
 /** Recent trash entries named when a trashId is unknown, so the model can pick the right one. */
 const LISTED_RECENT = 10;
@@ -75,6 +75,7 @@ export const filesystemRestore = defineTool({
   // and the host confines it like any other path.
   subject: null,
   concurrency: 'exclusive',
+  capabilities: ['files'],
 
   async precheck(args, ctx) {
     const entry = await restorable(args.trashId, ctx);
@@ -84,7 +85,7 @@ export const filesystemRestore = defineTool({
   async plan(args, ctx): Promise<Plan | Failure> {
     const entry = await restorable(args.trashId, ctx);
     if (isFailure(entry)) return entry;
-    return { targets: [{ path: entry.originalPath, fingerprint: null }] };
+    return { targets: [{ path: entry.originalPath, fingerprint: null, trashId: entry.trashId }] };
   },
 
   summarize(_args, plan, { files }) {

@@ -2,9 +2,9 @@ import { Type } from '@sinclair/typebox';
 import { pick, text } from '../../electron/common/i18n';
 import { defineTool, failure, type Failure, type PrecheckContext } from '../kit/define-tool';
 import { fail, fromHostError, ok, patternOrNone } from '../kit/results';
-import { humanSize, LIST_CAP } from './shared/format';
-import { namePatternGlob } from './shared/paths';
-import { attempt, displayOf, globForListing, MAX_COUNTED_MATCHES, refusal } from './shared/targets';
+import { humanSize, LIST_CAP } from '../kit/format';
+import { namePatternGlob } from '../kit/paths';
+import { attempt, displayOf, globForListing, MAX_COUNTED_MATCHES, refusal } from '../kit/targets';
 
 /**
  * Files a pattern-less search walks before it stops: bounds the time of one call. A workspace
@@ -53,6 +53,7 @@ export const filesystemSearch = defineTool({
   risk: 'read',
   subject: { kind: 'PATH', fields: ['path'] },
   concurrency: 'parallel-safe',
+  capabilities: ['files'],
 
   precheck: (args, ctx) => checkFolder(folderOf(args.path), ctx),
 

@@ -4,9 +4,9 @@ import { pick, text, type Text } from '../../electron/common/i18n';
 import { defineTool, failure, isFailure, type Failure, type Plan, type PlanContext, type PlannedTarget } from '../kit/define-tool';
 import { fail } from '../kit/results';
 import type { TextEncodingName } from '../kit/text-decoding';
-import { humanSize, quoted } from './shared/format';
-import { baseName, parentPath, samePath } from './shared/paths';
-import { attempt, displayOf, emptyPathText, notRegularFile, refusal, refuseWildcardName, renderRun, runTargets, sameFingerprint } from './shared/targets';
+import { humanSize, quoted } from '../kit/format';
+import { baseName, parentPath, samePath } from '../kit/paths';
+import { attempt, displayOf, emptyPathText, notRegularFile, refusal, refuseWildcardName, renderRun, runTargets, sameFingerprint } from '../kit/targets';
 import {
   detectLineEnding,
   encodeAs,
@@ -19,7 +19,7 @@ import {
   toLf,
   unencodable,
   wholeChange,
-} from './shared/text-file';
+} from '../kit/text-file';
 
 /** An existing file is read for the diff and its encoding only up to this size; larger ones get a plain note. */
 const MAX_COMPARE_BYTES = 16 * 1024 * 1024;
@@ -80,7 +80,8 @@ async function prepareWrite(args: { path: string; content: string; overwrite?: b
   let crlf = false;
   let note: Text | undefined;
   let preview: string;
-  const fingerprint = existing ? await attempt(files, () => files.fingerprint(args.path)) : null;
+  // With the content hash: the gate re-hashes before writing, so a same-size edit nobody saw is caught.
+  const fingerprint = existing ? await attempt(files, () => files.fingerprint(args.path, { content: true })) : null;
   if (fingerprint !== null && 'failure' in fingerprint) return fingerprint;
 
   if (existing && existing.size <= MAX_COMPARE_BYTES) {
@@ -155,6 +156,7 @@ export const filesystemWrite = defineTool({
   risk: 'write',
   subject: { kind: 'PATH', fields: ['path'] },
   concurrency: 'exclusive',
+  capabilities: ['files'],
 
   async precheck(args, ctx) {
     if (args.path.trim() === '') return failure(emptyPathText('path'));

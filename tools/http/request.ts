@@ -59,11 +59,15 @@ export const httpRequest = defineTool({
   risk: 'network',
   subject: { kind: 'URL', fields: ['url'] },
   concurrency: 'parallel-safe',
+  capabilities: ['http'],
 
   precheck(args, ctx) {
     const refused = ctx.http.check(specOf(args));
     return refused ? failure(refused.message) : null;
   },
+
+  /** The approval shows where the request goes; the http capability reaches only that URL. */
+  plan: async (args) => ({ targets: [], destination: `${args.method ?? 'GET'} ${args.url}`, network: { kind: 'url', url: args.url } }),
 
   summarize: (args) => text(`${args.url} 에 ${args.method ?? 'GET'} 요청을 보냅니다`, `Sends a ${args.method ?? 'GET'} request to ${args.url}`),
 

@@ -38,18 +38,38 @@ export interface PlannedTarget {
   readonly path: string;
   /** Destination for move/copy (absolute). */
   readonly to?: string;
-  /** State at planning time; null = did not exist (e.g. a new file to write). */
+  /**
+   * State at planning time; null = did not exist (a new file to write, a folder to create). Take it
+   * with `{ content: true }` where the approval shows content (edits, overwrites): the gate then
+   * re-hashes the file before it runs the tool.
+   */
   readonly fingerprint: Fingerprint | null;
+  /** filesystem.restore: the trash entry that is put back at `path`. */
+  readonly trashId?: string;
 }
+
+/** The program a command tool will run, as resolved at planning time; execution runs exactly this file. */
+export interface PlannedProgram {
+  /** The bare name as asked ('git'): the gate resolves it again before the tool runs. */
+  readonly command: string;
+  readonly path: string;
+  readonly realPath: string;
+  readonly sha256: string;
+}
+
+/** Where a network tool goes; the approval shows it, and the tool's network capability reaches nothing else. */
+export type PlannedDestination =
+  | { readonly kind: 'url'; readonly url: string }
+  | { readonly kind: 'ssh'; readonly host: string; readonly address: string };
 
 export interface Plan {
   readonly targets: readonly PlannedTarget[];
-  /** The program a command tool will run, as resolved at planning time; execution must run exactly this file. */
-  readonly program?: { readonly path: string; readonly realPath: string; readonly sha256: string };
+  readonly program?: PlannedProgram;
   /** Diff or content preview shown in the approval dialog (edits, overwrites). */
   readonly preview?: string;
-  /** Host or URL for network tools, shown prominently. */
+  /** Host or URL for network tools, shown prominently (the text); `network` binds the capability. */
   readonly destination?: string;
+  readonly network?: PlannedDestination;
 }
 
 declare const approvedBrand: unique symbol;
@@ -59,9 +79,17 @@ declare const approvedBrand: unique symbol;
  */
 export type ApprovedPlan = Plan & {
   readonly [approvedBrand]: true;
-  /** SHA-256 over the canonical request and the expanded targets: what was approved is what runs. */
+  /** SHA-256 over the canonical request and the plan: what was approved is what runs. */
   readonly digest: string;
 };
+
+/**
+ * What a tool's execute may reach besides its arguments. Each tool declares the capabilities it
+ * needs and receives only those; every one of them is scoped to the approved plan by the gate
+ * (files: reads inside the roots, changes only to planned targets; processes: only the planned
+ * program; http/ssh: only the planned destination).
+ */
+export type CapabilityName = 'files' | 'processes' | 'http' | 'ssh' | 'system';
 
 /** A refusal or error text the model sees; must say what to do instead (SPEC G-SIGNPOST). */
 export interface Failure {
@@ -86,33 +114,49 @@ export interface ToolPolicyView {
   denyArgsOf(command: string): readonly string[];
 }
 
+/**
+ * The file access precheck and plan get: reading and checking only. The gate hands over an object
+ * that has no other methods at run time, not only in the types.
+ */
+export type ReadOnlyFileAccess = Pick<FileAccess, 'roots' | 'resolve' | 'display' | 'check' | 'stat' | 'fingerprint' | 'list' | 'glob' | 'walk' | 'readBytes' | 'trashList'>;
+
 export interface PrecheckContext {
   readonly lang: Lang;
-  readonly files: FileAccess;
+  readonly files: ReadOnlyFileAccess;
   readonly policy: ToolPolicyView;
   /** The HTTP allowlist checks, without network access (precheck and plan may not send anything). */
   readonly http: Pick<HttpCapability, 'allowedPrefixes' | 'check'>;
   /** The SSH host and command checks, without network access. */
-  readonly ssh: Pick<SshCapability, 'check'>;
+  readonly ssh: Pick<SshCapability, 'check' | 'endpoint'>;
   /** Finds a whitelisted program in the trusted folders, without running it. */
   readonly processes: Pick<ProcessCapability, 'resolve'>;
 }
 
 export type PlanContext = PrecheckContext;
 
-export interface ToolContext extends PrecheckContext {
+/**
+ * What execute gets. A capability the tool did not declare is absent at run time (every method
+ * refuses), and each declared one reaches only what the approved plan names.
+ */
+export interface ToolContext {
+  readonly lang: Lang;
+  readonly policy: ToolPolicyView;
   /** Aborted when the user presses Stop or the call times out; long work must watch it. */
   readonly signal: AbortSignal;
+  /** Reads inside the roots; writes, moves, copies, deletes and restores of the plan's targets only. */
+  readonly files: FileAccess;
   /** Machine facts read without running any command (system.info). */
   readonly system: SystemCapability;
-  /** HTTP to allowed URL prefixes only (policy http.allow), with caps (http.request). */
+  /** HTTP to the planned URL only (itself on the policy's http.allow), with caps (http.request). */
   readonly http: HttpCapability;
-  /** Commands on the policy's SSH hosts, host keys pinned (ssh.execute). */
+  /** The planned SSH host only, host keys pinned (ssh.execute, ssh.download). */
   readonly ssh: SshCapability;
-  /** Whitelisted programs without a shell, whole-tree kills, bounded capture (shell.execute/output). */
+  /** The planned program only, without a shell, whole-tree kills, bounded capture (shell.execute). */
   readonly processes: ProcessCapability;
   /** The approved plan; tools with a plan act on exactly plan.targets. */
   readonly plan: ApprovedPlan;
+  /** Most characters of output the caller wants back for this call (the model's context decides). */
+  readonly outputBudget: number;
 }
 
 export interface ToolSpec<S extends TObject> {
@@ -127,6 +171,8 @@ export interface ToolSpec<S extends TObject> {
   /** null: nothing to match (e.g. system.info); only name-level rules apply. */
   readonly subject: SubjectSpec | null;
   readonly concurrency: Concurrency;
+  /** The capabilities execute uses; it receives only these (see CapabilityName). */
+  readonly capabilities: readonly CapabilityName[];
   /**
    * Refuse, before the human is asked, what cannot run (SPEC G-PRECHECK). Judges from arguments and
    * policy only. Execution repeats the same checks: this is a courtesy, not the only line of defence.
@@ -138,7 +184,7 @@ export interface ToolSpec<S extends TObject> {
    */
   plan?(input: Static<S>, ctx: PlanContext): Promise<Plan | Failure>;
   /** Plain-language approval text ("파일 158개를 정리/2024로 옮깁니다"). */
-  summarize(input: Static<S>, plan: Plan, ctx: { readonly files: FileAccess }): Text;
+  summarize(input: Static<S>, plan: Plan, ctx: { readonly files: ReadOnlyFileAccess }): Text;
   /** Never throws on expected outcomes; returns a value (SPEC G-NOTHROW). The gate is its only caller. */
   execute(input: Static<S>, ctx: ToolContext): Promise<ToolResult>;
 }

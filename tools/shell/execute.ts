@@ -73,6 +73,7 @@ export const shellExecute = defineTool({
   risk: 'execute',
   subject: { kind: 'COMMAND', fields: ['command', 'args'] },
   concurrency: 'exclusive',
+  capabilities: ['processes', 'files'],
 
   async precheck(args, ctx) {
     const checked = await checkCall(args, ctx);
@@ -85,7 +86,7 @@ export const shellExecute = defineTool({
     // The approval names the exact file that will run; execution refuses any other (expected).
     return {
       targets: [],
-      program: { path: checked.program.path, realPath: checked.program.realPath, sha256: checked.program.sha256 },
+      program: { command: checked.program.command, path: checked.program.path, realPath: checked.program.realPath, sha256: checked.program.sha256 },
       preview: `${commandLine(args)}\n${checked.program.realPath}  SHA-256 ${checked.program.sha256}\ncwd: ${ctx.files.display(checked.cwd) || '.'}`,
     };
   },
@@ -95,13 +96,12 @@ export const shellExecute = defineTool({
   async execute(args, ctx) {
     const checked = await checkCall(args, ctx);
     if ('failure' in checked) return fail(ctx.lang, checked.failure, undefined, 'refused');
-    const expected = ctx.plan.program;
+    // The process capability runs only the planned program file (the gate binds it to the approval).
     const request = {
       command: args.command,
       args: args.args ?? [],
       cwd: checked.cwd,
       timeoutMs: clampTimeout(args.timeoutMs, ctx.policy),
-      ...(expected ? { expected: { realPath: expected.realPath, sha256: expected.sha256 } } : {}),
     };
     if (args.background) {
       const started = await ctx.processes.start(request);

@@ -37,6 +37,7 @@ export const shellOutput = defineTool({
   risk: 'read',
   subject: null,
   concurrency: 'exclusive',
+  capabilities: ['processes'],
 
   summarize: (args) => (args.stop ? text(`작업 ${args.taskId}를 멈춥니다`, `Stops task ${args.taskId}`) : text(`작업 ${args.taskId}의 출력을 읽습니다`, `Reads the output of task ${args.taskId}`)),
 

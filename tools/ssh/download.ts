@@ -50,6 +50,7 @@ export const sshDownload = defineTool({
   risk: 'network',
   subject: { kind: 'HOST', fields: ['host'] },
   concurrency: 'exclusive',
+  capabilities: ['ssh', 'files'],
 
   async precheck(args, ctx) {
     const checked = await checkCall(args, ctx);
@@ -59,18 +60,24 @@ export const sshDownload = defineTool({
   async plan(args, ctx) {
     const checked = await checkCall(args, ctx);
     if ('failure' in checked) return checked;
-    return { targets: [{ path: checked.local, fingerprint: await ctx.files.fingerprint(checked.local) }], destination: `${args.host}:${args.remotePath}` };
+    const address = ctx.ssh.endpoint(args.host) ?? args.host;
+    return {
+      targets: [{ path: checked.local, fingerprint: await ctx.files.fingerprint(checked.local) }],
+      destination: `${args.host} (${address}):${args.remotePath}`,
+      network: { kind: 'ssh', host: args.host, address },
+    };
   },
 
   summarize: (args) => text(`서버 ${args.host}의 '${args.remotePath}'를 '${args.path}'로 내려받습니다`, `Downloads '${args.remotePath}' from server ${args.host} to '${args.path}'`),
 
   async execute(args, ctx) {
-    const checked = await checkCall(args, ctx);
-    if ('failure' in checked) return fail(ctx.lang, checked.failure, undefined, 'refused');
+    // Exactly the planned local file (the ssh capability refuses any other, and one that changed).
+    const local = ctx.plan.targets[0]?.path;
+    if (local === undefined) return fail(ctx.lang, text('내려받을 위치가 계획에 없습니다.', 'The plan names no local file.'), undefined, 'refused');
     const outcome = await ctx.ssh.download({
       host: args.host,
       remotePath: args.remotePath,
-      localPath: checked.local,
+      localPath: local,
       overwrite: args.overwrite === true,
       timeoutMs: clampTimeout(undefined, ctx.policy),
       signal: ctx.signal,
@@ -79,7 +86,7 @@ export const sshDownload = defineTool({
       case 'downloaded':
         return ok(
           ctx.lang === 'ko' ? `내려받았습니다: '${args.path}' (${humanSize(outcome.bytes)})` : `Downloaded '${args.path}' (${humanSize(outcome.bytes)})`,
-          { host: args.host, remotePath: args.remotePath, path: checked.local, bytes: outcome.bytes, durationMs: outcome.durationMs },
+          { host: args.host, remotePath: args.remotePath, path: local, bytes: outcome.bytes, durationMs: outcome.durationMs },
         );
       case 'timed-out':
         return { outcome: 'timeout', text: '', marker: `[timed out after ${outcome.timeoutMs} ms]`, details: { host: args.host } };

@@ -23,10 +23,19 @@ export const sshExecute = defineTool({
   risk: 'execute',
   subject: { kind: 'HOST', fields: ['host'] },
   concurrency: 'parallel-safe',
+  capabilities: ['ssh'],
 
   precheck(args, ctx) {
     const refused = ctx.ssh.check(args.host, args.command);
     return refused ? failure(refused.message) : null;
+  },
+
+  /** The approval shows the server (policy name and address); the ssh capability reaches only it. */
+  async plan(args, ctx) {
+    const refused = ctx.ssh.check(args.host, args.command);
+    if (refused) return failure(refused.message);
+    const address = ctx.ssh.endpoint(args.host) ?? args.host;
+    return { targets: [], destination: `${args.host} (${address})`, network: { kind: 'ssh', host: args.host, address } };
   },
 
   summarize: (args) => text(`서버 ${args.host}에서 '${args.command}'을(를) 실행합니다`, `Runs '${args.command}' on server ${args.host}`),

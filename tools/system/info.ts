@@ -54,6 +54,7 @@ export const systemInfo = defineTool({
   risk: 'read',
   subject: null,
   concurrency: 'parallel-safe',
+  capabilities: ['system'],
 
   summarize: () => text('이 컴퓨터의 정보를 봅니다', "Shows this computer's details"),
 

@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline';
-import { APPROVAL_ARM_DELAY_MS, type ApprovalBroker, type ApprovalDecision, type ApprovalRequest } from '../../common/approval';
+import { answerTo, APPROVAL_ARM_DELAY_MS, type ApprovalBroker, type ApprovalDecision, type ApprovalRequest } from '../../common/approval';
 import { pick } from '../../common/i18n';
 import { osUser } from '../runtime/os-user';
 
@@ -22,18 +22,18 @@ export function terminalBroker(input: NodeJS.ReadableStream = process.stdin, out
           resolve(decision);
           rl.close();
         };
-        signal.addEventListener('abort', () => finish({ choice: 'deny', approver: 'timeout' }), { once: true });
+        signal.addEventListener('abort', () => finish(answerTo(request, 'deny', 'timeout')), { once: true });
         const prompt = () => output.write(request.lang === 'en' ? '[y] allow once  [s] allow for this session  [n] deny > ' : '[y] 한 번 허용  [s] 이번 세션 동안 허용  [n] 거부 > ');
         setTimeout(prompt, APPROVAL_ARM_DELAY_MS);
         rl.on('line', (line) => {
           if (Date.now() < armedAt) return;
           const answer = line.trim();
-          if (waitingForReason) return finish({ choice: 'deny', approver: `os:${osUser()}`, ...(answer ? { reason: answer } : {}) });
+          if (waitingForReason) return finish(answerTo(request, 'deny', `os:${osUser()}`, answer));
           switch (answer.toLowerCase()) {
             case 'y':
-              return finish({ choice: 'allow-once', approver: `os:${osUser()}` });
+              return finish(answerTo(request, 'allow-once', `os:${osUser()}`));
             case 's':
-              return finish({ choice: 'allow-session', approver: `os:${osUser()}` });
+              return finish(answerTo(request, 'allow-session', `os:${osUser()}`));
             case 'n':
               waitingForReason = true;
               output.write(request.lang === 'en' ? 'Reason (optional, Enter to skip) > ' : '거부 사유 (선택, Enter로 건너뜀) > ');
@@ -43,7 +43,7 @@ export function terminalBroker(input: NodeJS.ReadableStream = process.stdin, out
               return undefined;
           }
         });
-        rl.on('close', () => resolve({ choice: 'deny', approver: 'none' }));
+        rl.on('close', () => resolve(answerTo(request, 'deny', 'none')));
       });
     },
   };

@@ -1,29 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import type { ApprovalBroker, ApprovalDecision, ApprovalRequest } from '../../common/approval';
 import type { AuditEventInput, AuditSink } from '../../common/audit-events';
-import { canonicalJson } from '../../common/canonical-json';
 import { ACTION_CLASS_OF_RISK, type Decision, type Outcome, type RuleSource } from '../../common/domain';
-import type { FileAccess } from '../../common/file-access';
-import type { HttpCapability } from '../../common/http-capability';
-import type { ProcessCapability } from '../../common/process-capability';
-import type { SshCapability } from '../../common/ssh-capability';
-import type { SystemCapability } from '../../common/system-capability';
 import { pick, type Lang } from '../../common/i18n';
 import { normalizeNulls } from '../../common/normalize';
 import { assertNever } from '../../common/assert-never';
 import { isFailure, type AnyTool, type Plan, type PlanContext } from '../../../tools/kit/define-tool';
 import { evaluatePermission } from '../policy';
 import type { EffectivePolicy, PermissionEnv, PermissionVerdict, SessionGrant } from '../policy/types';
-import { redactSecretsDeep, sha256Hex } from '../audit';
+import { redactSecretsDeep } from '../audit';
 import { recordedArguments } from './audit-args';
-import { builtinTools } from './catalog';
+import { builtinTools, toolCatalog, type ToolInfo } from './catalog';
 import { closest } from '../../common/did-you-mean';
 import { gateMessages } from './messages';
+import { approvalDigest, rebind, sha256Hex, type ChangedTarget } from './plan-binding';
 import { renderResult } from './render';
+import { ToolRegistry, type ToolSource } from './registry';
 import { approvePlan, runTool, type ExecutionContext } from './run-tool';
-import { modeBlocks, SchemaValidator, violationText } from './schema-validator';
-import { extractSubject } from './subject';
-import { toolsetDigest } from './toolset';
+import { ToolScheduler } from './scheduler';
+import { executionCapabilities, readOnlyCapabilities, type HostCapabilities } from './scoped-capabilities';
+import { modeBlocks, violationText } from './schema-validator';
+import { extractSubject, subjectFieldsReadable } from './subject';
 
 /**
  * The gate (SPEC §2): the one path from a model's tool call to the machine.
@@ -37,11 +34,8 @@ export interface GateOptions {
   readonly tools?: readonly AnyTool[] | undefined;
   readonly policy: EffectivePolicy;
   readonly permissionEnv: PermissionEnv;
-  readonly files: FileAccess;
-  readonly system: SystemCapability;
-  readonly http: HttpCapability;
-  readonly ssh: SshCapability;
-  readonly processes: ProcessCapability;
+  /** The host's capabilities. Tools never see these: the gate hands out read-only and plan-scoped views. */
+  readonly capabilities: HostCapabilities;
   readonly audit: AuditSink;
   /** null = nobody can approve (headless without --approve): every "ask" becomes deny. */
   readonly broker: ApprovalBroker | null;
@@ -52,6 +46,13 @@ export interface CallRequest {
   readonly tool: string;
   readonly args: unknown;
   readonly signal?: AbortSignal;
+  /** The user request this call serves (its `request` event's id); recorded on every event of the call. */
+  readonly requestId?: string;
+  /**
+   * Most characters of the result the caller wants (the agent sizes it to the model's context);
+   * never above the policy's shell.maxOutputChars.
+   */
+  readonly outputBudget?: number;
 }
 
 export interface CallResult {
@@ -68,19 +69,22 @@ export interface CallResult {
 }
 
 export class Gate {
-  private readonly tools = new Map<string, AnyTool>();
-  private readonly schemas = new SchemaValidator();
+  private readonly registry: ToolRegistry;
   private readonly grants: SessionGrant[] = [];
-  readonly toolsetDigest: string;
+  private readonly scheduler = new ToolScheduler();
 
   constructor(private readonly options: GateOptions) {
-    const tools = options.tools ?? builtinTools;
-    for (const tool of tools) {
-      if (this.tools.has(tool.name)) throw new Error(`Duplicate tool name ${tool.name}`);
-      this.tools.set(tool.name, tool);
-      this.schemas.register(tool.name, tool.input);
-    }
-    this.toolsetDigest = toolsetDigest(tools);
+    this.registry = new ToolRegistry(options.tools ?? builtinTools);
+  }
+
+  /** Digest of the tools in force now (changes when tools are added or removed). */
+  get toolsetDigest(): string {
+    return this.registry.toolsetDigest();
+  }
+
+  /** What the model layer, the CLI and the window may know about the tools — never their execute. */
+  tools(): ToolInfo[] {
+    return toolCatalog(this.registry.list());
   }
 
   /** Writes the session-start record: which tools and which rules were in force (SPEC F-FROZEN). */
@@ -90,8 +94,8 @@ export class Gate {
       data: {
         toolsetDigest: this.toolsetDigest,
         policyDigest: this.options.policy.digest,
-        tools: [...this.tools.keys()],
-        roots: this.options.files.roots,
+        tools: this.registry.names(),
+        roots: this.options.capabilities.files.roots,
         ...extra,
       },
     });
@@ -101,8 +105,33 @@ export class Gate {
     return this.options.audit.append({ type: 'session.stop', data: { grants: this.grants.length } });
   }
 
+  /**
+   * Adds a tool while the session runs (an MCP server's), and records the new toolset digest first:
+   * a tool the ledger does not know of is never callable.
+   */
+  async addTool(tool: AnyTool, source: ToolSource): Promise<void> {
+    this.registry.add(tool, source);
+    try {
+      await this.recordToolset({ added: tool.name, source });
+    } catch (e) {
+      this.registry.remove(tool.name);
+      throw e;
+    }
+  }
+
+  async removeTool(name: string): Promise<boolean> {
+    const source = this.registry.sourceOf(name);
+    if (!this.registry.remove(name)) return false;
+    await this.recordToolset({ removed: name, source });
+    return true;
+  }
+
+  private async recordToolset(change: Record<string, unknown>): Promise<void> {
+    await this.options.audit.append({ type: 'toolset.changed', data: { ...change, toolsetDigest: this.toolsetDigest, tools: this.registry.names() } });
+  }
+
   async call(request: CallRequest): Promise<CallResult> {
-    const call = new CallRun(this.options, this.tools, this.schemas, this.grants, request);
+    const call = new CallRun(this.options, this.registry, this.scheduler, this.grants, request);
     try {
       return await call.run();
     } catch (bug) {
@@ -123,11 +152,13 @@ class CallRun {
   private tool: AnyTool | undefined;
   private decision: CallResult['decision'];
   private approval: CallResult['approval'];
+  /** The tool ran (its intent row is written); past here a failure must not say "not run". */
+  private ran: { text: string; outcome: Outcome; details?: Readonly<Record<string, unknown>> } | undefined;
 
   constructor(
     private readonly options: GateOptions,
-    private readonly tools: ReadonlyMap<string, AnyTool>,
-    private readonly schemas: SchemaValidator,
+    private readonly registry: ToolRegistry,
+    private readonly scheduler: ToolScheduler,
     private readonly grants: SessionGrant[],
     private readonly request: CallRequest,
   ) {
@@ -145,38 +176,48 @@ class CallRun {
 
     // 1. Permission — before schema validation, so an unpermitted tool's schema errors never reveal
     //    that it exists or what it takes (G-ORDER). Unknown tools are denied here too.
-    const tool = this.tools.get(request.tool);
+    const registered = this.registry.get(request.tool);
+    const tool = registered?.tool;
     this.tool = tool;
-    if (!tool) {
+    if (!tool || !registered) {
       await this.record({ type: 'permission.decided', decision: 'deny', rule: 'unknown-tool', ruleSource: 'builtin' });
-      return this.finish('denied', pick(gateMessages.unknownTool(request.tool, closest(request.tool, [...this.tools.keys()])), this.lang));
+      return this.finish('denied', pick(gateMessages.unknownTool(request.tool, closest(request.tool, this.registry.names())), this.lang));
     }
     const input = isObject ? (args as Record<string, unknown>) : {};
+    const external = registered.source !== 'builtin';
+    // A subject field missing, misspelled or of the wrong type leaves nothing for a pattern rule to
+    // match. Unless the tool is denied outright (G-ORDER: then its schema stays unseen), the
+    // schema's message says what is wrong — the did-you-mean a model can act on.
+    if (!isObject || !subjectFieldsReadable(tool.subject, tool.input, input)) {
+      const outright = await this.permission(tool, null);
+      if (outright.decision === 'deny' && outright.rule !== 'evaluation-error') {
+        await this.recordVerdict(outright);
+        return this.finish('denied', this.denyText(outright));
+      }
+      if (!isObject) return this.finish('invalid', pick(gateMessages.argumentsNotObject, this.lang));
+      const invalid = await this.validate(tool, input, external, true);
+      if (invalid) return invalid;
+    }
     const subject = extractSubject(tool.subject, input);
     const verdict = await this.permission(tool, subject);
     await this.recordVerdict(verdict);
     if (verdict.decision === 'deny') return this.finish('denied', this.denyText(verdict));
 
     // 2. Schema.
-    if (!isObject) return this.finish('invalid', pick(gateMessages.argumentsNotObject, this.lang));
-    const invalid = await this.validate(tool, input);
+    const invalid = await this.validate(tool, input, external);
     if (invalid) return invalid;
 
-    // 3. Precheck, then the plan: globs expanded so the approval lists every affected file.
+    // 3. Precheck, then the plan: globs expanded so the approval lists every affected file. Both
+    //    see read-only capabilities (the write methods do not exist on what they get).
     const { shell } = options.policy.policy;
-    const context = {
-      lang: this.lang,
-      files: options.files,
-      http: options.http,
-      ssh: options.ssh,
-      processes: options.processes,
-      policy: {
-        maxOutputChars: shell.maxOutputChars,
-        defaultTimeoutMs: shell.defaultTimeoutMs,
-        maxTimeoutMs: shell.maxTimeoutMs,
-        denyArgsOf: (command: string) => shell.commands[command]?.denyArgs ?? [],
-      },
+    const readOnly = readOnlyCapabilities(options.capabilities);
+    const policyView = {
+      maxOutputChars: shell.maxOutputChars,
+      defaultTimeoutMs: shell.defaultTimeoutMs,
+      maxTimeoutMs: shell.maxTimeoutMs,
+      denyArgsOf: (command: string) => shell.commands[command]?.denyArgs ?? [],
     };
+    const context: PlanContext = { lang: this.lang, policy: policyView, ...readOnly };
     const refused = await this.precheck(tool, input, context);
     if (refused) return refused;
     const plan = await this.plan(tool, input, context);
@@ -186,17 +227,7 @@ class CallRun {
       await this.recordVerdict(finalVerdict, { scope: 'expanded-targets' });
       if (finalVerdict.decision === 'deny') return this.finish('denied', this.denyText(finalVerdict));
     }
-    // Over the arguments with secrets replaced: the digest is recorded in the ledger, where a digest
-    // over a short secret could be brute-forced (audit-args.ts); within this call the input never
-    // changes, so binding the approval to the plan loses nothing.
-    const digest = sha256Hex(
-      canonicalJson({
-        tool: tool.name,
-        args: redacted,
-        targets: plan.targets.map((t) => [t.path, t.to ?? null, t.fingerprint]),
-        program: plan.program ?? null,
-      }),
-    );
+    const digest = approvalDigest(tool.name, redacted, plan);
 
     // 4. Approval.
     if (finalVerdict.decision === 'ask') {
@@ -207,17 +238,33 @@ class CallRun {
       }
     }
     if (signal.aborted) return this.finish('cancelled', pick(gateMessages.cancelled, this.lang));
-    // Object.assign, not a spread with added fields: V8's slow path for those cost ≈3 µs here (see event()).
-    const executionContext: ExecutionContext = Object.assign({}, context, { signal, system: options.system, http: options.http, ssh: options.ssh, processes: options.processes });
-    return this.execute(tool, input, executionContext, plan, digest);
+
+    // Exclusive tools run alone; the plan is re-checked once the call holds its turn, so the state
+    // compared is the state the tool will meet.
+    return this.scheduler.run(tool.concurrency, async () => {
+      const rebound = await rebind(plan, readOnly.files, readOnly.processes);
+      if (rebound.programChanged !== undefined || (plan.targets.length > 0 && rebound.plan.targets.length === 0)) {
+        await this.record({ type: 'plan.refused', data: { digest, reason: 'changed-after-approval', changed: changedPaths(rebound.changed), ...(rebound.programChanged ? { program: rebound.programChanged } : {}) } });
+        return this.finish('refused', pick(gateMessages.changedAfterApproval(rebound.changed.map((c) => options.capabilities.files.display(c.target.path)), rebound.programChanged !== undefined), this.lang));
+      }
+      const capabilities = executionCapabilities(options.capabilities, tool.capabilities, rebound.plan, tool.name);
+      const outputBudget = Math.min(shell.maxOutputChars, request.outputBudget ?? Infinity);
+      const executionContext: ExecutionContext = Object.assign({ lang: this.lang, policy: policyView, signal, outputBudget }, capabilities);
+      return this.execute(tool, input, executionContext, rebound.plan, digest, rebound.changed);
+    });
   }
 
-  private async validate(tool: AnyTool, input: Record<string, unknown>): Promise<CallResult | null> {
-    const mode = this.options.policy.policy.schemaValidation.builtin;
-    const check = mode === 'off' ? { violations: [] } : this.schemas.check(tool.name, input);
+  /**
+   * `beforePermission`: the subject could not be read, so the schema speaks first; then its message
+   * is returned whatever the mode (a call without a readable subject can never be permitted).
+   */
+  private async validate(tool: AnyTool, input: Record<string, unknown>, external: boolean, beforePermission = false): Promise<CallResult | null> {
+    const modes = this.options.policy.policy.schemaValidation;
+    const mode = external ? modes.external : modes.builtin;
+    const check = mode === 'off' && !beforePermission ? { violations: [] } : this.registry.schemas.check(tool.name, input);
     if (check.violations.length === 0) return null;
-    await this.record({ type: 'schema.violation', data: { mode, violations: check.violations } });
-    return modeBlocks(mode, check) ? this.finish('invalid', this.schemaText(violationText(check.violations))) : null;
+    await this.record({ type: 'schema.violation', data: { mode, violations: check.violations, ...(beforePermission ? { subjectUnreadable: true } : {}) } });
+    return beforePermission || modeBlocks(mode, check) ? this.finish('invalid', this.schemaText(violationText(check.violations))) : null;
   }
 
   /** A broken precheck must not block work: it is recorded and the call continues (G-PRECHECK). */
@@ -243,13 +290,28 @@ class CallRun {
   }
 
   /** The intent row is committed first: record() throws AuditUnavailable and the tool never runs. */
-  private async execute(tool: AnyTool, input: Record<string, unknown>, context: ExecutionContext, plan: Plan, digest: string): Promise<CallResult> {
+  private async execute(
+    tool: AnyTool,
+    input: Record<string, unknown>,
+    context: ExecutionContext,
+    plan: Plan,
+    digest: string,
+    changed: readonly ChangedTarget[],
+  ): Promise<CallResult> {
     const targets = plan.targets.map((t) => t.path);
     // The program file that runs (path and SHA-256), on the intent row itself (SPEC S-SHELL).
-    await this.record({ type: 'execution.started', target: targets, data: { digest, ...(plan.program ? { program: plan.program } : {}) } });
+    await this.record({
+      type: 'execution.started',
+      target: targets,
+      data: { digest, ...(plan.program ? { program: plan.program } : {}), ...(changed.length > 0 ? { changedAfterApproval: changedPaths(changed) } : {}) },
+    });
     const started = performance.now();
     const { result, crash } = await runTool(tool, input, context, approvePlan(plan, digest), gateMessages.toolCrashed);
     const outcome = context.signal.aborted && result.outcome !== 'ok' ? 'cancelled' : result.outcome;
+    const leftAlone = changed.length > 0 ? `\n${pick(gateMessages.leftAlone(changed.map((c) => context.files.display(c.target.path))), this.lang)}` : '';
+    const text = renderResult(result.text + leftAlone, result.marker, context.outputBudget, this.lang);
+    const details = changed.length > 0 ? { ...result.details, changedAfterApproval: changed.map((c) => context.files.display(c.target.path)) } : result.details;
+    this.ran = { text, outcome, ...(details ? { details } : {}) };
     await this.record({
       type: 'execution.finished',
       outcome,
@@ -258,11 +320,11 @@ class CallRun {
         durationMs: Math.round((performance.now() - started) * 1000) / 1000,
         outputChars: result.text.length,
         outputSha256: sha256Hex(result.text),
-        ...(result.details ? { details: result.details } : {}),
+        ...(details ? { details } : {}),
         ...(crash ? { crash: describeError(crash) } : {}),
       },
     });
-    return this.result(outcome, renderResult(result.text, result.marker, this.options.policy.policy.shell.maxOutputChars, this.lang), result.details);
+    return this.result(outcome, text, details);
   }
 
   private async recordVerdict(verdict: PermissionVerdict, data?: Record<string, unknown>): Promise<void> {
@@ -313,13 +375,14 @@ class CallRun {
     digest: string,
     signal: AbortSignal,
   ): Promise<'approved' | CallResult> {
-    const { broker, policy, files } = this.options;
+    const { broker, policy } = this.options;
+    const files = this.options.capabilities.files;
     const timeoutMs = policy.policy.approval.timeoutSeconds * 1000;
     const request: ApprovalRequest = {
       callId: this.callId,
       tool: tool.name,
       risk: tool.risk,
-      summary: tool.summarize(input, plan, { files }),
+      summary: tool.summarize(input, plan, { files: readOnlyCapabilities(this.options.capabilities).files }),
       args: input,
       targets: plan.targets.map((t) => ({
         path: files.display(t.path),
@@ -340,12 +403,19 @@ class CallRun {
     });
 
     const started = performance.now();
-    const decision = await askWithTimeout(broker, request, timeoutMs, signal);
+    const { decision, mismatch } = await askWithTimeout(broker, request, timeoutMs, signal);
     const waitedMs = Math.round(performance.now() - started);
     this.approval = { choice: decision.choice, approver: decision.approver, waitedMs };
     await this.record({
       type: 'approval.decided',
-      data: { digest, choice: decision.choice, approver: decision.approver, waitedMs, ...(decision.reason ? { reason: decision.reason } : {}) },
+      data: {
+        digest,
+        choice: decision.choice,
+        approver: decision.approver,
+        waitedMs,
+        ...(decision.reason ? { reason: decision.reason } : {}),
+        ...(mismatch ? { answeredDigest: String(mismatch?.digest), answeredCallId: String(mismatch?.callId) } : {}),
+      },
     });
     switch (decision.choice) {
       case 'allow-once':
@@ -355,6 +425,7 @@ class CallRun {
         if (signal.aborted) return this.finish('cancelled', pick(gateMessages.cancelled, this.lang));
         if (decision.approver === 'timeout') return this.finish('denied', pick(gateMessages.approvalTimedOut(timeoutMs / 1000), this.lang));
         if (decision.approver === 'none') return this.finish('denied', pick(gateMessages.noApprover, this.lang));
+        if (decision.approver === 'digest-mismatch') return this.finish('denied', pick(gateMessages.approvalMismatch, this.lang));
         return this.finish('denied', pick(gateMessages.deniedByUser(decision.reason), this.lang));
       default:
         return assertNever(decision.choice);
@@ -378,6 +449,7 @@ class CallRun {
   private event(e: AuditEventInput): AuditEventInput {
     const tool = this.tool;
     const stamped: AuditEventInput = Object.assign({}, e, { callId: this.callId, tool: tool?.name ?? this.request.tool });
+    if (this.request.requestId !== undefined) Object.assign(stamped, { requestId: this.request.requestId });
     return tool ? Object.assign(stamped, { risk: tool.risk, actionClass: ACTION_CLASS_OF_RISK[tool.risk] }) : stamped;
   }
 
@@ -410,45 +482,73 @@ class CallRun {
 
   async crashed(bug: unknown): Promise<CallResult> {
     try {
-      await this.record({ type: 'gate.error', outcome: 'error', data: { error: describeError(bug) } });
+      await this.record({ type: 'gate.error', outcome: 'error', data: { error: describeError(bug), ...(this.ran ? { gap: 'execution.finished not recorded' } : {}) } });
     } catch {
-      /* the ledger is unavailable too; the result below still says the call failed */
+      /* the ledger is unavailable too; the result below still says what happened */
+    }
+    if (this.ran) {
+      // The tool ran (its intent row is in the ledger) but its result row could not be written.
+      // Saying "not run" would make the model repeat the side effect: return the real result.
+      const warning = pick(gateMessages.resultNotRecorded, this.lang);
+      return this.result(this.ran.outcome, `${this.ran.text}\n${warning}`, this.ran.details);
     }
     const auditDown = bug instanceof AuditUnavailable;
     return this.result('error', pick(auditDown ? gateMessages.auditUnavailable : gateMessages.toolCrashed, this.lang));
   }
 }
 
-/** Approval waits time out to deny (default 5 min); no broker → deny; Stop → deny (cancelled). */
+function changedPaths(changed: readonly ChangedTarget[]): string[] {
+  return changed.map((c) => c.target.path);
+}
+
+/** What the gate itself may decide on a person's behalf (nobody answered, Stop, a mismatched answer). */
+type GateDecision = Pick<ApprovalDecision, 'choice' | 'approver' | 'reason'>;
+
+interface Answered {
+  readonly decision: GateDecision;
+  /** A broker's answer that named another call or digest (recorded, never acted on). */
+  readonly mismatch?: ApprovalDecision;
+}
+
+/**
+ * Approval waits time out to deny (default 5 min); no broker → deny; Stop → deny (cancelled).
+ * A broker's answer counts only for this request: one for another call or digest (or none at all)
+ * is a deny the gate records as `digest-mismatch`.
+ */
 async function askWithTimeout(
   broker: ApprovalBroker | null,
   request: ApprovalRequest,
   timeoutMs: number,
   outer: AbortSignal,
-): Promise<ApprovalDecision> {
-  if (!broker) return { choice: 'deny', approver: 'none' };
+): Promise<Answered> {
+  if (!broker) return { decision: { choice: 'deny', approver: 'none' } };
   const controller = new AbortController();
   const onOuterAbort = () => controller.abort();
   outer.addEventListener('abort', onOuterAbort, { once: true });
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<ApprovalDecision>((resolve) => {
+  const timeout = new Promise<GateDecision>((resolve) => {
     timer = setTimeout(() => {
       controller.abort();
       resolve({ choice: 'deny', approver: 'timeout' });
     }, timeoutMs);
   });
-  const cancelled = new Promise<ApprovalDecision>((resolve) => {
+  const cancelled = new Promise<GateDecision>((resolve) => {
     controller.signal.addEventListener('abort', () => resolve({ choice: 'deny', approver: outer.aborted ? 'cancelled' : 'timeout' }), { once: true });
   });
+  const answered = broker.request(request, controller.signal).then(
+    (answer): Answered =>
+      answer?.callId === request.callId && answer.digest === request.digest
+        ? { decision: answer }
+        : { decision: { choice: 'deny', approver: 'digest-mismatch' }, mismatch: answer },
+    (): Answered => ({ decision: { choice: 'deny', approver: 'broker-error' } }),
+  );
   try {
-    const answered = broker.request(request, controller.signal).catch((): ApprovalDecision => ({ choice: 'deny', approver: 'broker-error' }));
-    return await Promise.race([answered, timeout, cancelled]);
+    return await Promise.race([answered, timeout.then((decision): Answered => ({ decision })), cancelled.then((decision): Answered => ({ decision }))]);
   } finally {
     clearTimeout(timer);
     outer.removeEventListener('abort', onOuterAbort);
   }
 }
-
 
 function describeError(e: unknown): string {
   return e instanceof Error ? `${e.name}: ${e.message}` : String(e);

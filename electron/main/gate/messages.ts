@@ -42,6 +42,29 @@ export const gateMessages = {
     '이 작업은 승인이 필요한데 승인할 사람이 없습니다 (--approve 없이 실행). 읽기 전용 도구를 쓰거나 사용자에게 승인 모드로 실행해 달라고 하세요.',
     'This action needs approval but no approver is available (run without --approve). Use a read-only tool, or ask the user to run with approvals enabled.',
   ),
+  approvalMismatch: text(
+    '승인 답변이 이 요청의 내용과 맞지 않아(다른 요청에 대한 답) 거부로 처리했습니다. 같은 작업이 필요하면 다시 요청하세요.',
+    'The approval answer did not match this request (it answered a different one) and was treated as denied. Ask again if the action is still needed.',
+  ),
+  changedAfterApproval: (paths: readonly string[], program: boolean): Text =>
+    program
+      ? text(
+          '승인한 뒤 실행할 프로그램 파일이 바뀌어 실행하지 않았습니다. 사용자에게 알리고, 필요하면 다시 요청해 새로 승인을 받으세요.',
+          'The program file changed after it was approved, so nothing was run. Tell the user, and ask again for a new approval if needed.',
+        )
+      : text(
+          `승인한 뒤 대상이 바뀌어 아무것도 하지 않았습니다: ${paths.join(', ')}. 지금 상태를 다시 확인한 뒤 다시 요청하세요.`,
+          `The targets changed after approval, so nothing was done: ${paths.join(', ')}. Look at their current state, then ask again.`,
+        ),
+  leftAlone: (paths: readonly string[]): Text =>
+    text(
+      `승인한 뒤 바뀐 ${paths.length}개는 손대지 않았습니다: ${paths.join(', ')}`,
+      `${paths.length} changed after approval and were left alone: ${paths.join(', ')}`,
+    ),
+  resultNotRecorded: text(
+    '[주의: 도구는 실행되었지만 결과를 감사 기록에 남기지 못했습니다. 같은 작업을 반복하지 말고 사용자에게 관리자에게 알리라고 하세요.]',
+    '[warning: the tool ran, but its result could not be written to the audit record. Do not repeat the action; ask the user to tell the administrator.]',
+  ),
   cancelled: text('사용자가 중지했습니다. 도구 실행이 취소되었습니다.', 'Stopped by the user. The tool call was cancelled.'),
   auditUnavailable: text(
     '감사 기록을 쓸 수 없어 도구를 실행하지 않았습니다. 사용자에게 관리자에게 알리라고 하세요.',

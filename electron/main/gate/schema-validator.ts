@@ -32,6 +32,10 @@ export class SchemaValidator {
     this.compiled.set(toolName, { validate: this.ajv.compile(schema), schema: schema as SchemaNode });
   }
 
+  unregister(toolName: string): void {
+    this.compiled.delete(toolName);
+  }
+
   check(toolName: string, args: unknown): SchemaCheck {
     const entry = this.compiled.get(toolName);
     if (!entry) throw new Error(`No schema registered for ${toolName}`);

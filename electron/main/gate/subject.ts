@@ -1,5 +1,22 @@
+import type { TObject } from '@sinclair/typebox';
 import type { PermissionSubject } from '../../common/domain';
 import type { SubjectSpec } from '../../../tools/kit/define-tool';
+
+/**
+ * Whether every subject field can be read: a string (or an array of strings where the field takes
+ * several), or absent where the schema makes it optional (it then takes its documented default, the
+ * first workspace root). A field missing, misspelled or of the wrong type is not readable.
+ */
+export function subjectFieldsReadable(spec: SubjectSpec | null, schema: TObject, args: Record<string, unknown>): boolean {
+  if (!spec) return true;
+  const required = new Set(schema.required ?? []);
+  return spec.fields.every((field) => {
+    const value = args[field];
+    if (value === undefined) return !required.has(field);
+    if (typeof value === 'string') return true;
+    return Array.isArray(value) && value.every((v) => typeof v === 'string');
+  });
+}
 
 /**
  * Reads the permission subject from RAW arguments, before schema validation (SPEC G-ORDER). It

@@ -4,7 +4,7 @@ import { canonicalJson } from '../../common/canonical-json';
 import { ruleProblems } from './checks';
 import { byRisk } from './defaults';
 import { jsonPath } from './json-path';
-import { isInside } from './paths';
+import { isInsideResolved } from './paths';
 import type { EffectivePolicy, Policy, PolicyLoad, PolicyProblem, SourcedRule, UserSettings } from './types';
 
 /**
@@ -32,13 +32,13 @@ function widerDefaultProblems(admin: Policy, user: UserSettings): PolicyProblem[
 function widerRootProblems(admin: Policy, user: UserSettings, platform: NodeJS.Platform): PolicyProblem[] {
   const problems: PolicyProblem[] = [];
   (user.workspaceRoots ?? []).forEach((root, i) => {
-    if (admin.workspaceRoots.some((adminRoot) => isInside(root, adminRoot, platform))) return;
+    if (admin.workspaceRoots.some((adminRoot) => isInsideResolved(root, adminRoot, platform))) return;
     problems.push({
       path: jsonPath(['workspaceRoots', i]),
       message:
         admin.workspaceRoots.length === 0
           ? `'${root}': the administrator's policy names no workspace folders, so user settings cannot choose one; remove workspaceRoots from the settings.`
-          : `'${root}' is not inside the administrator's workspace folders (${admin.workspaceRoots.join(', ')}). Choose a folder inside one of them.`,
+          : `'${root}' is not inside the administrator's workspace folders (${admin.workspaceRoots.join(', ')}), as written or after following its links. Choose a folder inside one of them.`,
     });
   });
   return problems;

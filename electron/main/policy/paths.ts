@@ -59,6 +59,15 @@ export function isInside(child: string, parent: string, platform: NodeJS.Platfor
 }
 
 /**
+ * `child` lies inside `parent` both as written and after every symlink is resolved. Narrowing a
+ * folder setting (a --workspace, a user's workspaceRoots) must hold in both forms: a link inside
+ * an allowed folder that points elsewhere passes the lexical test alone and would widen the roots.
+ */
+export function isInsideResolved(child: string, parent: string, platform: NodeJS.Platform): boolean {
+  return isInside(child, parent, platform) && isInside(realForm(child, platform), realForm(parent, platform), platform);
+}
+
+/**
  * Absolute, lexically normalised form (`..` folded; on Windows both separators). Relative paths
  * resolve against `base` (the first workspace root), never the process's working directory: a
  * guess that depends on where the app was started would make rules unpredictable (seed TCH-06).

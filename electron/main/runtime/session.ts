@@ -4,11 +4,6 @@ import { homedir, hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ApprovalBroker } from '../../common/approval';
 import type { AuditSink } from '../../common/audit-events';
-import type { FileAccess } from '../../common/file-access';
-import type { HttpCapability } from '../../common/http-capability';
-import type { ProcessCapability } from '../../common/process-capability';
-import type { SshCapability } from '../../common/ssh-capability';
-import type { SystemCapability } from '../../common/system-capability';
 import type { Lang } from '../../common/i18n';
 import { AuditLedger, type LedgerIdentity } from '../audit';
 import { Gate, permissionSubjectOf } from '../gate';
@@ -19,7 +14,7 @@ import { createSshClient, identityFromFile } from '../host/ssh';
 import { createSystemInfo } from '../host/system';
 import { builtinPolicy, loadPolicyFile, mergePolicies, parseUserSettings, runPolicyTests } from '../policy';
 import type { AnyTool } from '../../../tools/kit/define-tool';
-import { isInside } from '../policy/paths';
+import { isInside, isInsideResolved } from '../policy/paths';
 import { startAuditUpkeep, type AuditUpkeep } from './audit-upkeep';
 import { osUser } from './os-user';
 import type { EffectivePolicy, PermissionEnv, Policy, PolicyProblem, UserSettings } from '../policy/types';
@@ -48,21 +43,18 @@ export interface SessionOptions {
   readonly tools?: readonly AnyTool[];
 }
 
+/**
+ * One working session: open it at start, close it at quit (the desktop app, one CLI call, a test).
+ * It hands out the gate and read-only views, never a raw capability: the files, processes and
+ * network the tools use are reachable only through the gate (SPEC G-GATE; DESIGN "the only door").
+ */
 export interface Session {
   readonly gate: Gate;
-  readonly files: FileAccess;
-  readonly system: SystemCapability;
-  readonly http: HttpCapability;
-  readonly ssh: SshCapability;
-  readonly processes: ProcessCapability;
   readonly policy: EffectivePolicy;
+  /** Absolute, realpath'd workspace roots (for display; the file capability itself stays in the gate). */
+  readonly roots: readonly string[];
   readonly dataDir: string;
   readonly sessionId: string;
-  /**
-   * The audit verification key when this session created the ledger — to be shown once to the
-   * person setting Baram up, for security staff to keep off the machine; undefined afterwards.
-   */
-  readonly auditInitialKey: string | undefined;
   close(): Promise<void>;
 }
 
@@ -116,7 +108,9 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const identity: LedgerIdentity = { sessionId, osUser: osUser(), appUser: options.appUser ?? osUser(), hostId: hostIdOf(hostname()) };
   const ledger = options.audit ? undefined : AuditLedger.open(auditDir(realDataDir), identity);
   const audit: AuditSink = options.audit ?? (ledger as AuditLedger);
-  const initialKey = ledger?.takeInitialKey();
+  // A session that creates the ledger drops its verification key: only `baram audit init` shows it
+  // (docs/2026-12-03-audit-on-node-crypto.md), never a call's stderr or an app's log.
+  ledger?.takeInitialKey();
   const system = createSystemInfo(files.roots);
   const http = createHttpClient({ allow: effective.policy.http.allow });
   const ssh = createSshClient({
@@ -126,7 +120,15 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     maxDownloadBytes: SSH_MAX_DOWNLOAD_BYTES,
   });
   const processes = createProcessHost({ shell: effective.policy.shell });
-  const gate = new Gate({ tools: options.tools, policy: effective, permissionEnv, files, system, http, ssh, processes, audit, broker: options.broker, lang: options.lang });
+  const gate = new Gate({
+    tools: options.tools,
+    policy: effective,
+    permissionEnv,
+    capabilities: { files, system, http, ssh, processes },
+    audit,
+    broker: options.broker,
+    lang: options.lang,
+  });
   let upkeep: AuditUpkeep | undefined;
   let closed = false;
   try {
@@ -138,15 +140,10 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   }
   return {
     gate,
-    files,
-    system,
-    http,
-    ssh,
-    processes,
     policy: effective,
+    roots: files.roots,
     dataDir: realDataDir,
     sessionId,
-    auditInitialKey: initialKey,
     /** Records the stop and closes the ledger; a stop that cannot be recorded still closes it, then throws. */
     async close() {
       // Closing twice (an app quitting while a test harness also closes) must not log or fail twice.
@@ -188,8 +185,9 @@ function loadUserSettings(file: string, home: string, required: boolean): UserSe
 function applyWorkspace(policy: Policy, source: 'admin' | 'builtin', workspace: string | undefined): Policy {
   if (!workspace) return policy;
   const dir = resolve(workspace);
-  if (source === 'admin' && policy.workspaceRoots.length > 0 && !policy.workspaceRoots.some((root) => isInside(dir, root, process.platform))) {
-    throw new SessionError(`--workspace ${dir} lies outside the folders the policy allows (${policy.workspaceRoots.join(', ')}).`);
+  // As written and after following links: a link inside an allowed folder may point anywhere.
+  if (source === 'admin' && policy.workspaceRoots.length > 0 && !policy.workspaceRoots.some((root) => isInsideResolved(dir, root, process.platform))) {
+    throw new SessionError(`--workspace ${dir} lies outside the folders the policy allows (${policy.workspaceRoots.join(', ')}), as written or after following its links.`);
   }
   return { ...policy, workspaceRoots: [dir] };
 }

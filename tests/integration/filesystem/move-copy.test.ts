@@ -74,10 +74,10 @@ describe('filesystem.move with a glob', () => {
     await mkdir(join(g.workspace, '정리'));
     const r = await g.call('filesystem.move', { from: '다운로드/*.xlsx', to: '정리' });
     expect(r.outcome).toBe('ok');
-    expect(r.text).toContain("'다운로드/매출_002.xlsx' changed after it was approved");
+    expect(r.text).toContain('1 changed after approval and were left alone: 다운로드/매출_002.xlsx');
     expect(await names(g, '정리')).toEqual(['매출_001.xlsx', '매출_003.xlsx']);
     expect(await names(g, '다운로드')).toContain('매출_002.xlsx');
-    expect(r.details).toMatchObject({ moved: 2, skipped: [{ path: '다운로드/매출_002.xlsx', code: 'CHANGED' }] });
+    expect(r.details).toMatchObject({ moved: 2, changedAfterApproval: ['다운로드/매출_002.xlsx'] });
   });
 
   it('does not overwrite a destination that appeared after approval, and says why', async () => {

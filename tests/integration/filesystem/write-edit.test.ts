@@ -89,8 +89,8 @@ describe('filesystem.write', () => {
       },
     });
     const r = await g.call('filesystem.write', { path: 'a.txt', content: 'v2\n', overwrite: true });
-    expect(r.outcome).toBe('error');
-    expect(r.text).toContain('changed after it was approved');
+    expect(r.outcome).toBe('refused');
+    expect(r.text).toContain('The targets changed after approval, so nothing was done: a.txt');
     expect(await textOf(g, 'a.txt')).toBe('v1\nsomeone else\n');
   });
 });
@@ -175,8 +175,8 @@ describe('filesystem.edit', () => {
       },
     });
     const r = await g.call('filesystem.edit', { path: 'a.txt', oldText: 'change me', newText: 'changed' });
-    expect(r.outcome).toBe('error');
-    expect(r.text).toContain('changed after it was approved');
+    expect(r.outcome).toBe('refused');
+    expect(r.text).toContain('The targets changed after approval, so nothing was done: a.txt');
     expect(await textOf(g, 'a.txt')).toBe('keep\nchange me\nadded later\n');
   });
 

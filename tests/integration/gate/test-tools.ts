@@ -27,6 +27,7 @@ export const probeRead = defineTool({
   risk: 'read',
   subject: { kind: 'PATH', fields: ['file_path'] },
   concurrency: 'parallel-safe',
+  capabilities: ['files'],
   summarize: (input) => text(`${input.file_path} 읽기`, `Read ${input.file_path}`),
   async execute(input) {
     seen.runs++;
@@ -43,6 +44,7 @@ export const probeWrite = defineTool({
   risk: 'write',
   subject: { kind: 'PATH', fields: ['file_path'] },
   concurrency: 'exclusive',
+  capabilities: ['files'],
   summarize: (input) => text(`${input.file_path}에 씁니다`, `Writes ${input.file_path}`),
   async execute(input, ctx) {
     seen.runs++;
@@ -60,6 +62,7 @@ export const probeCrash = defineTool({
   risk: 'read',
   subject: null,
   concurrency: 'parallel-safe',
+  capabilities: ['files'],
   summarize: () => text('충돌', 'Crash'),
   async execute() {
     seen.runs++;
@@ -75,6 +78,7 @@ export const probePrecheck = defineTool({
   risk: 'write',
   subject: null,
   concurrency: 'exclusive',
+  capabilities: ['files'],
   precheck(input) {
     if (input.behaviour === 'throw') throw new Error('precheck is broken');
     if (input.behaviour === 'refuse') return failure(text('명령이 허용 목록에 없습니다. filesystem.list를 쓰세요.', 'Not whitelisted. Use filesystem.list instead.'));

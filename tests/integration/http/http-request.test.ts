@@ -31,6 +31,7 @@ describe('http.request', () => {
     expect(r.text).toContain('사내 공지: 똠방각하');
     expect(g.approvals).toHaveLength(1);
     expect(g.approvals[0]?.risk).toBe('network');
+    expect(g.approvals[0]?.destination).toBe(`GET ${intranet.origin}/wiki/notice`);
     expect(intranet.requests.map((q) => q.path)).toEqual(['/wiki/notice']);
   });
 

@@ -39,6 +39,8 @@ describe('ssh.execute', () => {
     expect(r.outcome).toBe('ok');
     expect(r.text).toBe('up 3 days, load average: 0.10\n');
     expect(g.approvals[0]?.risk).toBe('execute');
+    // The approval names the server: its policy name and the address Baram connects to.
+    expect(g.approvals[0]?.destination).toBe(`build01 (ops@127.0.0.1:${server.port})`);
   });
 
   it('a failing command is a value: output, then [exit code: N] after it', async () => {
@@ -84,7 +86,7 @@ describe('ssh.download', () => {
     expect(r.outcome).toBe('ok');
     expect(r.text).toBe(`Downloaded 'report.csv' (${Buffer.byteLength('부서,금액\n재무,100\n')} B)`);
     expect(readFileSync(join(g.workspace, 'report.csv'), 'utf8')).toBe('부서,금액\n재무,100\n');
-    expect(g.approvals[0]?.destination).toBe('build01:/srv/report.csv');
+    expect(g.approvals[0]?.destination).toMatch(/^build01 \(ops@127\.0\.0\.1:\d+\):\/srv\/report\.csv$/);
   });
 
   it('refuses before approval: an existing file without overwrite, a path outside the workspace, an unknown host', async () => {

@@ -38,7 +38,7 @@ export function toFileInfo(p: string, st: Stats): FileInfo {
 }
 
 export function toFingerprint(st: Stats): Fingerprint {
-  return { type: entryType(st), size: st.size, mtimeMs: st.mtimeMs };
+  return { type: entryType(st), size: st.size, mtimeMs: st.mtimeMs, dev: st.dev, ino: st.ino };
 }
 
 /**

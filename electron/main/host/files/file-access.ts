@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import { mkdir as fsMkdir, realpath, stat as fsStat } from 'node:fs/promises';
 import os from 'node:os';
-import type { FileAccess, FileInfo, Fingerprint, ReadTreeOptions, TrashEntry, TreeFile, WalkEntry, WalkOptions } from '../../../common/file-access';
+import type { FileAccess, FileInfo, Fingerprint, FingerprintOptions, ReadTreeOptions, TrashEntry, TreeFile, WalkEntry, WalkOptions } from '../../../common/file-access';
 import { Confiner } from './confine';
 import { lstatOrNull, toFileInfo, toFingerprint } from './entries';
 import { fileError, fromOsError } from './errors';
@@ -135,10 +136,15 @@ class HostFileAccess implements FileAccess {
     return st === null ? null : toFileInfo(entry.path, st);
   }
 
-  async fingerprint(p: string): Promise<Fingerprint | null> {
+  async fingerprint(p: string, options: FingerprintOptions = {}): Promise<Fingerprint | null> {
     const entry = await this.confiner.entry(p);
     const st = await lstatOrNull(entry.path, p);
-    return st === null ? null : toFingerprint(st);
+    if (st === null) return null;
+    const fingerprint = toFingerprint(st);
+    if (!options.content || fingerprint.type !== 'file') return fingerprint;
+    // Read through the same confined open as readBytes: the hash is of the bytes a tool would read.
+    const bytes = await readConfined(this.confiner, p, {}, this.maxReadBytes);
+    return { ...fingerprint, sha256: createHash('sha256').update(bytes).digest('hex') };
   }
 
   list(p: string, options: { readonly recursive?: boolean; readonly maxEntries?: number } = {}): Promise<FileInfo[]> {

@@ -12,7 +12,7 @@ import { assertNever } from '../../../common/assert-never';
 import type { SshHostPolicy } from '../../policy/types';
 import { CallLimits, CallStopped, type StopReason } from './call-limits';
 import { checkRemoteCommand } from './command-rules';
-import { closeConnection, connect, type OpenConnection, type SshTarget } from './connect';
+import { closeConnection, connect, endpointOf, type OpenConnection, type SshTarget } from './connect';
 import { checkLocalTarget, checkRemotePath, downloadOverSftp } from './download';
 import { runCommand, type ExecEnd } from './exec';
 import { pinnedDigest } from './fingerprint';
@@ -116,6 +116,11 @@ export function createSshClient(options: SshClientOptions): SshCapability {
 
   return {
     check,
+
+    endpoint(hostName: string): string | null {
+      const target = lookUp(hostName);
+      return 'kind' in target ? null : `${target.host.user}@${endpointOf(target.host)}`;
+    },
 
     async execute(request: SshExecuteRequest): Promise<SshOutcome> {
       requirePositive('timeoutMs', request.timeoutMs);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { countNoun, josa, quoted } from '../../../tools/filesystem/shared/format';
-import { baseName, escapeGlob, hasGlobChars, isSameOrInside, joinPath, namePatternGlob, parentPath, relativeTo } from '../../../tools/filesystem/shared/paths';
-import { detectLineEnding, encodeAs, renderDiff, splitLines, unencodable, wholeChange } from '../../../tools/filesystem/shared/text-file';
+import { countNoun, josa, quoted } from '../../tools/kit/format';
+import { baseName, escapeGlob, hasGlobChars, isSameOrInside, joinPath, namePatternGlob, parentPath, relativeTo } from '../../tools/kit/paths';
+import { detectLineEnding, encodeAs, renderDiff, splitLines, unencodable, wholeChange } from '../../tools/kit/text-file';
 
 describe('Korean particles follow the last sound', () => {
   it.each([

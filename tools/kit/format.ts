@@ -1,7 +1,7 @@
-import { text, type Lang, type Text, pick } from '../../../electron/common/i18n';
-import type { EntryType } from '../../../electron/common/file-access';
+import { text, type Lang, type Text, pick } from '../../electron/common/i18n';
+import type { EntryType } from '../../electron/common/file-access';
 
-export { humanSize } from '../../kit/sizes';
+export { humanSize } from './sizes';
 
 /**
  * Wording helpers shared by the filesystem tools: Korean particles, sizes, capped lists.

@@ -1,8 +1,9 @@
-import { FileAccessError, isFileAccessError, type FileAccess, type Fingerprint } from '../../../electron/common/file-access';
-import { pick, text, type Lang, type Text } from '../../../electron/common/i18n';
-import type { ToolOutcome, ToolResult } from '../../../electron/common/tool-result';
-import { failure, type Failure, type PlanContext, type PlannedTarget, type ToolContext } from '../../kit/define-tool';
-import { fileErrorText } from '../../kit/file-errors';
+import type { ReadOnlyFileAccess } from './define-tool';
+import { FileAccessError, isFileAccessError, type Fingerprint } from '../../electron/common/file-access';
+import { pick, text, type Lang, type Text } from '../../electron/common/i18n';
+import type { ToolOutcome, ToolResult } from '../../electron/common/tool-result';
+import { failure, type Failure, type PlanContext, type PlannedTarget, type ToolContext } from './define-tool';
+import { fileErrorText } from './file-errors';
 import { cappedLines, josa } from './format';
 import { hasGlobChars, isSameOrInside } from './paths';
 
@@ -19,13 +20,13 @@ import { hasGlobChars, isSameOrInside } from './paths';
 export const MAX_TARGETS = 5000;
 
 /** Converts a host error into a signpost refusal; any other exception is a bug and propagates. */
-export function asFailure(e: unknown, files?: FileAccess): Failure {
+export function asFailure(e: unknown, files?: ReadOnlyFileAccess): Failure {
   if (!isFileAccessError(e)) throw e;
   return failure(fileErrorText(files ? withDisplayPath(e, files) : e));
 }
 
 /** Runs a host call; a FileAccessError becomes a Failure value (expected outcomes are values). */
-export async function attempt<T>(files: FileAccess, work: () => Promise<T>): Promise<T | Failure> {
+export async function attempt<T>(files: ReadOnlyFileAccess, work: () => Promise<T>): Promise<T | Failure> {
   try {
     return await work();
   } catch (e) {
@@ -38,13 +39,13 @@ export async function attempt<T>(files: FileAccess, work: () => Promise<T>): Pro
  * names. A path outside the roots keeps the form the model gave: resolving it would put host
  * details (user folders, drive layout) into the message.
  */
-export function withDisplayPath(e: FileAccessError, files: FileAccess): FileAccessError {
+export function withDisplayPath(e: FileAccessError, files: ReadOnlyFileAccess): FileAccessError {
   const shown = displayOf(files, e.path);
   if (/^([A-Za-z]:)?[\\/]/.test(shown)) return e;
   return new FileAccessError(e.code, shown, e.message);
 }
 
-export function displayOf(files: FileAccess, path: string): string {
+export function displayOf(files: ReadOnlyFileAccess, path: string): string {
   try {
     return files.display(path);
   } catch {
@@ -146,10 +147,7 @@ export async function expandSources(spec: string, field: string, ctx: PlanContex
   return { paths, fingerprints, isPattern: true };
 }
 
-export function sameFingerprint(a: Fingerprint | null, b: Fingerprint | null): boolean {
-  if (a === null || b === null) return a === b;
-  return a.type === b.type && a.size === b.size && a.mtimeMs === b.mtimeMs;
-}
+export { sameFingerprint } from '../../electron/common/file-access';
 
 export interface TargetRun<R> {
   readonly done: { readonly target: PlannedTarget; readonly value: R }[];
@@ -160,9 +158,10 @@ export interface TargetRun<R> {
 }
 
 /**
- * Acts on exactly the approved targets, in order. A target whose fingerprint differs from the
- * approved one (changed, vanished, or appeared) is skipped and reported; host refusals for one
- * target are reported and the rest proceed. Never re-expands a glob.
+ * Acts on exactly the approved targets, in order. The gate already left out targets that changed
+ * since approval, and the plan-scoped file capability refuses one that changes in between
+ * (CHANGED); such refusals, like every host refusal, are reported per target and the rest proceed.
+ * Never re-expands a glob.
  */
 export async function runTargets<R>(
   ctx: ToolContext,
@@ -177,11 +176,6 @@ export async function runTargets<R>(
   for (const target of ctx.plan.targets) {
     if (ctx.signal.aborted) return { done, skipped, cancelled: true, total };
     try {
-      const now = await files.fingerprint(target.path);
-      if (!sameFingerprint(now, target.fingerprint)) {
-        skipped.push({ target, code: 'CHANGED', reason: fileErrorText(new FileAccessError('CHANGED', displayOf(files, target.path))) });
-        continue;
-      }
       done.push({ target, value: await act(target) });
     } catch (e) {
       if (!isFileAccessError(e)) throw e;
@@ -200,7 +194,7 @@ export function renderRun<R>(
   run: TargetRun<R>,
   lang: Lang,
   parts: { readonly headline: Text; readonly doneLines: readonly string[]; readonly details?: Record<string, unknown> },
-  files: FileAccess,
+  files: ReadOnlyFileAccess,
 ): ToolResult {
   const lines: string[] = [pick(parts.headline, lang)];
   lines.push(...cappedLines(parts.doneLines.map((l) => `- ${l}`), lang));
@@ -276,7 +270,7 @@ export async function checkExisting(path: string, field: string, ctx: PlanContex
 export const MAX_COUNTED_MATCHES = 10_000;
 
 /** Expands a name-pattern glob for list/search; `tooMany` when the host refused to expand more. */
-export async function globForListing(files: FileAccess, pattern: string): Promise<{ readonly paths: readonly string[]; readonly tooMany: boolean }> {
+export async function globForListing(files: ReadOnlyFileAccess, pattern: string): Promise<{ readonly paths: readonly string[]; readonly tooMany: boolean }> {
   try {
     return { paths: await files.glob(pattern, { maxMatches: MAX_COUNTED_MATCHES }), tooMany: false };
   } catch (e) {

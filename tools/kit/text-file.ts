@@ -1,7 +1,8 @@
+import type { ReadOnlyFileAccess } from './define-tool';
 import iconv from 'iconv-lite';
-import { pick, text, type Lang, type Text } from '../../../electron/common/i18n';
-import { FileAccessError, type FileAccess } from '../../../electron/common/file-access';
-import { decodeText, looksBinary, type TextEncodingName } from '../../kit/text-decoding';
+import { pick, text, type Lang, type Text } from '../../electron/common/i18n';
+import { FileAccessError } from '../../electron/common/file-access';
+import { decodeText, looksBinary, type TextEncodingName } from './text-decoding';
 import { baseName } from './paths';
 
 /**
@@ -201,7 +202,7 @@ export interface LoadedText {
  * decodes it. A different length means the file changed in between: CHANGED, never a silently
  * shorter text that an edit would then write back.
  */
-export async function loadText(files: FileAccess, path: string, size: number): Promise<LoadedText> {
+export async function loadText(files: ReadOnlyFileAccess, path: string, size: number): Promise<LoadedText> {
   const bytes = await files.readBytes(path, { maxBytes: size + 1 });
   if (bytes.length !== size) throw new FileAccessError('CHANGED', path);
   if (looksBinary(bytes)) return { bytes, binary: true, text: '', encoding: 'utf-8', roundTrips: false };

@@ -1,8 +1,8 @@
-import { pick, text, type Text } from '../../../electron/common/i18n';
-import type { ToolResult } from '../../../electron/common/tool-result';
-import { failure, isFailure, type Failure, type Plan, type PlanContext, type PlannedTarget, type ToolContext } from '../../kit/define-tool';
+import type { ReadOnlyFileAccess } from './define-tool';
+import { pick, text, type Text } from '../../electron/common/i18n';
+import type { ToolResult } from '../../electron/common/tool-result';
+import { failure, isFailure, type Failure, type Plan, type PlanContext, type PlannedTarget, type ToolContext } from './define-tool';
 import { countNoun, quoted } from './format';
-import type { FileAccess } from '../../../electron/common/file-access';
 import { baseName, endsWithSeparator, isSameOrInside, joinPath, parentPath, samePath } from './paths';
 import { attempt, displayOf, emptyPathText, expandSources, refuseWildcardName, renderRun, runTargets } from './targets';
 
@@ -154,13 +154,13 @@ function transfers(plan: Plan): readonly PlannedTarget[] {
  * The place named in summaries: the exact new path of a single entry, or the folder that several
  * entries go into (they all share it).
  */
-function destinationShown(items: readonly PlannedTarget[], files: FileAccess): string {
+function destinationShown(items: readonly PlannedTarget[], files: ReadOnlyFileAccess): string {
   const first = items[0];
   if (!first?.to) return '';
   return displayOf(files, items.length > 1 ? parentPath(first.to) : first.to) || '.';
 }
 
-export function summarizeTransfer(plan: Plan, files: FileAccess, verb: TransferVerb): Text {
+export function summarizeTransfer(plan: Plan, files: ReadOnlyFileAccess, verb: TransferVerb): Text {
   const items = transfers(plan);
   const where = destinationShown(items, files);
   const first = items[0];
