@@ -41,10 +41,20 @@ function inside(rel: string): string {
 
 const rel = (p: string): string => path.relative(box.ws, p).split(path.sep).join('/');
 
-/** The tree read with `beforeOpen` run just before each file is opened. */
-function readHooked(beforeOpen: (p: string) => void, confiner: Confiner = confinerOf(box)): Promise<TreeFile[]> {
-  const options = { windowBytes: 1 << 16, includeHidden: true, respectIgnoreFiles: false };
-  return collect(readTreeConfined(confiner, '.', options, { ignoreCase: false, maxReadBytes: 1 << 20 }, { beforeOpen }));
+/** Whether the reads reuse the memory of files handed out before (ReadTreeOptions.reuseBuffers, as search.text reads). */
+let reuseBuffers = false;
+
+/**
+ * The tree read with `beforeOpen` run just before each file is opened; each file's bytes copied
+ * as it is handed out (with reuseBuffers they are valid until the next one is asked for).
+ */
+async function readHooked(beforeOpen: (p: string) => void, confiner: Confiner = confinerOf(box)): Promise<TreeFile[]> {
+  const options = { windowBytes: 1 << 16, includeHidden: true, respectIgnoreFiles: false, reuseBuffers };
+  const out: TreeFile[] = [];
+  for await (const f of readTreeConfined(confiner, '.', options, { ignoreCase: false, maxReadBytes: 1 << 20 }, { beforeOpen })) {
+    out.push(f.ok ? { ...f, utf8: f.utf8, ascii: f.ascii, bytes: Uint8Array.from(f.bytes) } : f);
+  }
+  return out;
 }
 
 /**
@@ -83,14 +93,23 @@ function swapForLink(dir: string, target: string, aside: string): void {
 
 // Each file is proven by the kernel's name for its descriptor (Linux) or, where there is none
 // (Windows, macOS), by realpath + device and inode: both proofs are held to the invariant.
+// Both with fresh memory for each batch and with memory reused (as search.text reads).
 const proofs = [
-  { proof: 'the platform\'s proof', identity: false },
-  { proof: 'realpath + identity (as on Windows)', identity: true },
+  { proof: 'the platform\'s proof', identity: false, reuse: false },
+  { proof: 'realpath + identity (as on Windows)', identity: true, reuse: false },
+  { proof: 'the platform\'s proof, buffers reused', identity: false, reuse: true },
+  { proof: 'realpath + identity, buffers reused', identity: true, reuse: true },
 ] as const;
 
-describe.each(proofs)('readTree confinement ($proof)', ({ identity }) => {
-  beforeAll(() => proveByIdentity(identity));
-  afterAll(() => proveByIdentity(false));
+describe.each(proofs)('readTree confinement ($proof)', ({ identity, reuse }) => {
+  beforeAll(() => {
+    proveByIdentity(identity);
+    reuseBuffers = reuse;
+  });
+  afterAll(() => {
+    proveByIdentity(false);
+    reuseBuffers = false;
+  });
 
   it('never follows links and never reads protected folders', async () => {
     const files = await collect(box.files.readTree('.', { windowBytes: 1 << 16, includeHidden: true, respectIgnoreFiles: false }));
@@ -193,7 +212,7 @@ describe.each(proofs)('readTree confinement ($proof)', ({ identity }) => {
   });
 
   it('holds at every file when a folder flips between itself and a link to outside at each open', async () => {
-    const names = Array.from({ length: 60 }, (_, i) => `f${String(i).padStart(2, '0')}.txt`);
+    const names = Array.from({ length: 200 }, (_, i) => `f${String(i).padStart(3, '0')}.txt`); // several batches
     const { inside: d, outside } = twinFolders(names);
     const real = `${d}-real`;
     let linked = false;
@@ -208,7 +227,7 @@ describe.each(proofs)('readTree confinement ($proof)', ({ identity }) => {
       linked = !linked;
       flips++;
     });
-    expect(flips).toBe(60);
+    expect(flips).toBe(200);
     // Each file opened while d was the real folder is read; each opened through the link is refused.
     const inD = files.filter((f) => rel(f.path).startsWith('d/'));
     expect(inD.map((f) => (f.ok ? 'read' : f.code))).toEqual(names.map((_, i) => (i % 2 === 0 ? 'OUTSIDE_ROOTS' : 'read')));

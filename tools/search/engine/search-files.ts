@@ -150,6 +150,8 @@ export async function searchFiles(source: FileSource, options: SearchOptions): P
     includeHidden: false,
     windowBytes: WINDOW_BYTES,
     signal,
+    // Each file is scanned before the next is asked for; nothing keeps its bytes (hits are strings).
+    reuseBuffers: true,
     ...(include === null ? {} : { include }),
   });
   // Looking for Korean in a file of ASCII (code, English): no needle can occur. The host's ASCII

@@ -90,6 +90,7 @@ export async function* readTreeConfined(
     maxFiles,
     accept: options.include,
     beforeOpen: runtime.beforeOpen,
+    reuseBuffers: options.reuseBuffers === true,
   });
   try {
     for (;;) {
@@ -165,6 +166,8 @@ interface WalkerOptions {
   /** ReadTreeOptions.include: files it refuses are passed over unread and uncounted. */
   readonly accept: ((path: string) => boolean) | undefined;
   readonly beforeOpen: ((path: string) => void) | undefined;
+  /** ReadTreeOptions.reuseBuffers: a batch's slabs are reused once the consumer asks for what follows it. */
+  readonly reuseBuffers: boolean;
 }
 
 interface Frame {
@@ -175,8 +178,8 @@ interface Frame {
 
 /**
  * The walk of walk.ts (the same per-folder rules, walk-children.ts), with each file read as it is
- * reached. Windows of one batch share one zeroed slab (one allocation per batch, not per file; a
- * slab holds nothing but the batch's own windows); a window larger than what is left gets its own.
+ * reached. Windows share slabs (one allocation per megabyte, not per file; a slab holds nothing but
+ * windows of files this walk read); a window larger than a slab gets its own buffer.
  */
 class TreeWalker {
   private readonly stack: Frame[] = [];
@@ -184,6 +187,9 @@ class TreeWalker {
   private remaining: number;
   private slab: Buffer | null = null;
   private used = 0;
+  /** Slabs of the batch being handed out, and (reuseBuffers) slabs free for the next batch. */
+  private batchSlabs: Buffer[] = [];
+  private spare: Buffer[] = [];
 
   constructor(
     private readonly confiner: Confiner,
@@ -205,6 +211,9 @@ class TreeWalker {
       this.started = true;
       this.enter(this.start, IgnoreStack.empty(this.confiner.rules, this.options.ignoreCase));
     }
+    // The consumer asked for what follows the last batch: it is done with that batch's windows.
+    if (this.options.reuseBuffers) this.spare.push(...this.batchSlabs);
+    this.batchSlabs = [];
     this.slab = null;
     let bytes = 0;
     while (this.remaining > 0 && !stop()) {
@@ -277,7 +286,8 @@ class TreeWalker {
     // Buffer.alloc, not allocUnsafe: small unsafe buffers share a pool whose other contents would
     // be reachable through .buffer of a window.
     if (length > SLAB_BYTES) return Buffer.alloc(length);
-    this.slab = Buffer.alloc(SLAB_BYTES);
+    this.slab = this.spare.pop() ?? Buffer.alloc(SLAB_BYTES);
+    this.batchSlabs.push(this.slab);
     this.used = length;
     return this.slab.subarray(0, length);
   };
