@@ -252,7 +252,14 @@ async function initCommand(rest: readonly string[], out: NodeJS.WritableStream):
   const args = parseArgs(rest, ['data-dir'], []);
   const dir = ledgerDirOf(flagString(args, 'data-dir'));
   if (existsSync(sealKeyPath(dir))) {
-    throw new UsageError(`${dir}의 감사 기록은 이미 설정되어 있습니다. 검증 키는 처음 한 번만 보여 줍니다. / Auditing in ${dir} is already set up; the verification key is shown only once, at setup.`);
+    throw new UsageError(
+      `${dir}의 감사 기록은 이미 설정되어 있습니다. 검증 키는 이 폴더를 처음 설정한 'baram audit init'에서만 한 번 보여 주며 다시 만들 수 없습니다. ` +
+        `키 없이 처음 사용되었다면(baram call, 데스크톱 앱) 이 기록의 봉인은 키로 검증할 수 없고, 해시 체인과 체크포인트로만 검증됩니다. ` +
+        `검증 키가 필요하면 새 데이터 폴더에서 먼저 'baram audit init --data-dir 새폴더'를 실행하고 바람을 그 폴더로 옮기세요(이 폴더는 증거로 보관). / ` +
+        `Auditing in ${dir} is already set up. The verification key is shown only once, by the 'baram audit init' that set the folder up, and cannot be made again. ` +
+        `If the folder was first used without it (baram call, the desktop app), nobody holds its key: its seals cannot be checked with a key, only its hash chain and checkpoints. ` +
+        `To have a key, run 'baram audit init --data-dir NEW-FOLDER' on a new data folder before anything else uses it, and move Baram to that folder (keep this one as evidence).`,
+    );
   }
   const key = await withLedger(dir, async (ledger) => ledger.takeInitialKey());
   if (!key) throw new Error('The new ledger did not hand out its verification key.');

@@ -7,7 +7,7 @@ import { openSession, SessionError } from '../runtime/session';
 import { adminPolicyIfPresent, defaultDataDir } from '../runtime/paths';
 import { osUser } from '../runtime/os-user';
 import { flagString, parseArgs, UsageError } from './args';
-import { auditCommand, verificationKeyNotice } from './audit-command';
+import { auditCommand } from './audit-command';
 import { checkPolicyCommand } from './policy-check';
 import { terminalBroker } from './terminal-approval';
 
@@ -113,7 +113,6 @@ async function callCommand(rest: readonly string[]): Promise<number> {
     lang,
     broker: brokerFor(approve),
   });
-  if (session.auditInitialKey) process.stderr.write(`${verificationKeyNotice(session.auditInitialKey)}\n`);
   const controller = new AbortController();
   const onSigint = () => controller.abort();
   process.once('SIGINT', onSigint);
