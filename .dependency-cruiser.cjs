@@ -130,15 +130,25 @@ module.exports = {
       to: { path: '^(electron/(main/(?!host/|policy/)|preload/)|renderer/|tools/)' },
     },
 
-    // ── electron/main/gate: tools/registry, tools/kit, policy, audit, host, common ───────────
+    {
+      name: 'host-only-from-runtime',
+      severity: 'error',
+      comment:
+        'Only runtime/ (which assembles a session) imports host/: the capabilities reach tools only through the gate, ' +
+        'which gets them handed over and gives out read-only and plan-scoped views (issue 13, "the only door").',
+      from: { pathNot: '^electron/main/(host|runtime)/' },
+      to: { path: '^electron/main/host/' },
+    },
+
+    // ── electron/main/gate: tools/registry, tools/kit, policy, audit, common ────────────────
     {
       name: 'gate-allowed-imports',
       severity: 'error',
-      comment: 'gate/ may import tools/registry (and FROZEN.json), tools/kit, policy, audit, host and common only.',
+      comment: 'gate/ may import tools/registry (and FROZEN.json), tools/kit, policy, audit and common only.',
       from: { path: '^electron/main/gate/' },
       to: {
         // tools/FROZEN.json is data, not code: the gate reads it for the toolset digest (SPEC F-FROZEN).
-        path: '^(electron/(main/(?!gate/|policy/|audit/|host/)|preload/)|renderer/|tools/(?!kit/|registry\\.ts$|FROZEN\\.json$))',
+        path: '^(electron/(main/(?!gate/|policy/|audit/)|preload/)|renderer/|tools/(?!kit/|registry\\.ts$|FROZEN\\.json$))',
       },
     },
     {

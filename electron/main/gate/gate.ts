@@ -69,40 +69,45 @@ export interface CallResult {
 }
 
 export class Gate {
-  private readonly registry: ToolRegistry;
-  private readonly grants: SessionGrant[] = [];
-  private readonly scheduler = new ToolScheduler();
+  // ECMAScript private fields, not TypeScript's `private`: the registry (whose tools carry execute)
+  // and the host capabilities must be unreachable at run time, not only in the types, from whoever
+  // holds the gate (the session hands it out).
+  readonly #options: GateOptions;
+  readonly #registry: ToolRegistry;
+  readonly #grants: SessionGrant[] = [];
+  readonly #scheduler = new ToolScheduler();
 
-  constructor(private readonly options: GateOptions) {
-    this.registry = new ToolRegistry(options.tools ?? builtinTools);
+  constructor(options: GateOptions) {
+    this.#options = options;
+    this.#registry = new ToolRegistry(options.tools ?? builtinTools);
   }
 
   /** Digest of the tools in force now (changes when tools are added or removed). */
   get toolsetDigest(): string {
-    return this.registry.toolsetDigest();
+    return this.#registry.toolsetDigest();
   }
 
   /** What the model layer, the CLI and the window may know about the tools — never their execute. */
   tools(): ToolInfo[] {
-    return toolCatalog(this.registry.list());
+    return toolCatalog(this.#registry.list());
   }
 
   /** Writes the session-start record: which tools and which rules were in force (SPEC F-FROZEN). */
   async start(extra: Record<string, unknown> = {}): Promise<number> {
-    return this.options.audit.append({
+    return this.#options.audit.append({
       type: 'session.start',
       data: {
         toolsetDigest: this.toolsetDigest,
-        policyDigest: this.options.policy.digest,
-        tools: this.registry.names(),
-        roots: this.options.capabilities.files.roots,
+        policyDigest: this.#options.policy.digest,
+        tools: this.#registry.names(),
+        roots: this.#options.capabilities.files.roots,
         ...extra,
       },
     });
   }
 
   async stop(): Promise<number> {
-    return this.options.audit.append({ type: 'session.stop', data: { grants: this.grants.length } });
+    return this.#options.audit.append({ type: 'session.stop', data: { grants: this.#grants.length } });
   }
 
   /**
@@ -110,28 +115,28 @@ export class Gate {
    * a tool the ledger does not know of is never callable.
    */
   async addTool(tool: AnyTool, source: ToolSource): Promise<void> {
-    this.registry.add(tool, source);
+    this.#registry.add(tool, source);
     try {
-      await this.recordToolset({ added: tool.name, source });
+      await this.#recordToolset({ added: tool.name, source });
     } catch (e) {
-      this.registry.remove(tool.name);
+      this.#registry.remove(tool.name);
       throw e;
     }
   }
 
   async removeTool(name: string): Promise<boolean> {
-    const source = this.registry.sourceOf(name);
-    if (!this.registry.remove(name)) return false;
-    await this.recordToolset({ removed: name, source });
+    const source = this.#registry.sourceOf(name);
+    if (!this.#registry.remove(name)) return false;
+    await this.#recordToolset({ removed: name, source });
     return true;
   }
 
-  private async recordToolset(change: Record<string, unknown>): Promise<void> {
-    await this.options.audit.append({ type: 'toolset.changed', data: { ...change, toolsetDigest: this.toolsetDigest, tools: this.registry.names() } });
+  async #recordToolset(change: Record<string, unknown>): Promise<void> {
+    await this.#options.audit.append({ type: 'toolset.changed', data: { ...change, toolsetDigest: this.toolsetDigest, tools: this.#registry.names() } });
   }
 
   async call(request: CallRequest): Promise<CallResult> {
-    const call = new CallRun(this.options, this.registry, this.scheduler, this.grants, request);
+    const call = new CallRun(this.#options, this.#registry, this.#scheduler, this.#grants, request);
     try {
       return await call.run();
     } catch (bug) {

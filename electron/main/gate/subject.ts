@@ -31,10 +31,16 @@ export function extractSubject(spec: SubjectSpec | null, args: Record<string, un
     // A blank path is how small models say "no path" (like null); for a PATH subject it means the
     // first workspace root, exactly what an omitted field means. The tool still refuses a blank
     // path where it needs one (read, write), before approval.
-    if (typeof value === 'string') parts.push(spec.kind === 'PATH' && value.trim() === '' ? '.' : value);
-    else if (Array.isArray(value)) for (const v of value) if (typeof v === 'string') parts.push(v);
-    // An omitted optional path means the first workspace root (SPEC §9: relative paths resolve there).
-    else if (value === undefined && spec.kind === 'PATH') parts.push('.');
+    if (typeof value === 'string') {
+      parts.push(spec.kind === 'PATH' && value.trim() === '' ? '.' : value);
+    } else if (Array.isArray(value)) {
+      for (const v of value) if (typeof v === 'string') parts.push(v);
+    } else if (value === undefined && spec.kind === 'PATH') {
+      // An omitted optional path means the first workspace root (SPEC §9: relative paths resolve
+      // there). Braces matter: without them this `else` bound to the loop's `if` above, and an
+      // omitted path gave no subject at all (issue 13: filesystem.search denied as "no target").
+      parts.push('.');
+    }
   }
   if (spec.kind === 'COMMAND') return { kind: 'COMMAND', values: parts.length ? [parts.join(' ')] : [] };
   return { kind: spec.kind, values: parts };
