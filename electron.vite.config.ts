@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
-import { build, type Plugin } from 'vite';
+import type { Plugin } from 'vite';
 import { metaCsp } from './electron/main/app/csp';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
@@ -37,50 +37,11 @@ function sharedDevNonce(): string {
   return nonce;
 }
 
-/**
- * Builds a worker-thread entry as its own bundle beside out/main/index.js (verifyLedger's). A second entry of the main
- * build would share chunks with index.js, which must stay one module that imports no chunk of
- * ours (tests/integration/desktop-package.test.ts); electron-vite 6 isolates entries only for
- * preload and renderer. Dependencies and node:* stay external, as in index.js.
- */
-function standaloneWorker(entry: string, fileName: string): Plugin {
-  return {
-    name: 'baram:standalone-worker',
-    apply: 'build',
-    async generateBundle() {
-      const result = await build({
-        configFile: false,
-        root,
-        logLevel: 'warn',
-        build: {
-          ssr: entry,
-          write: false,
-          minify: false,
-          sourcemap: false,
-          rolldownOptions: { output: { format: 'es', entryFileNames: fileName } },
-        },
-      });
-      for (const output of Array.isArray(result) ? result : [result]) {
-        if (!('output' in output)) throw new Error('standaloneWorker: unexpected watcher from vite build');
-        for (const chunk of output.output) {
-          if (chunk.type !== 'chunk') continue;
-          if (chunk.fileName !== fileName) throw new Error(`standaloneWorker: ${fileName} split into ${chunk.fileName}; it must be one module`);
-          this.emitFile({ type: 'asset', fileName, source: chunk.code });
-        }
-      }
-    },
-  };
-}
-
 export default defineConfig(({ command }) => {
   const nonce = command === 'serve' ? sharedDevNonce() : undefined;
 
   return {
     main: {
-      plugins: [
-        // verifyLedger's worker (audit/ledger/verify-parallel.ts starts it from beside index.js).
-        standaloneWorker(at('electron/main/audit/ledger/verify-worker.ts'), 'audit-verify-worker.js'),
-      ],
       build: {
         // ESM (package.json "type": "module"; Electron ≥ 28 loads an ESM main). Every package in
         // "dependencies" stays external and is loaded from node_modules inside the asar: native
