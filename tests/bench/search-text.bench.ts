@@ -346,7 +346,10 @@ async function main(): Promise<void> {
         if (line.endsWith('NOT MET')) missed++;
         checks.push(`${c.name}: target ${line}`);
       }
-      checks.push(`${c.name}: cpu ours ${formatMs(median(full.cpu))}, grep ${formatMs(median(grep.cpu))}${hasRg ? `, rg ${formatMs(median(rg.cpu))}` : ''}`);
+      checks.push(
+        `${c.name}: cpu ours ${formatMs(median(full.cpu))} (Windows proof ${formatMs(median(windows.cpu))}), grep ${formatMs(median(grep.cpu))}` +
+          `${hasRg ? `, rg ${formatMs(median(rg.cpu))}` : ''}: cpu ours/grep = ${(median(full.cpu) / median(grep.cpu)).toFixed(2)}, Windows proof ${(median(windows.cpu) / median(grep.cpu)).toFixed(2)}`,
+      );
     } else {
       checks.push(`${c.name}: (no target) ours/grep = ${(m(full) / m(grep)).toFixed(2)}, Windows proof ${(m(windows) / m(grep)).toFixed(2)}`);
     }
