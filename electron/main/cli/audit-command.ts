@@ -11,6 +11,7 @@ import {
   eventSummary,
   exportLedger,
   listSegments,
+  localCheckpoints,
   parseCheckpoint,
   parseVerificationKey,
   qrTerminalText,
@@ -92,6 +93,7 @@ async function verifyCommand(rest: readonly string[], out: NodeJS.WritableStream
   let verdict: LedgerVerdict;
   let subject: string;
   let indexProblems: string[] = [];
+  let local = 0;
   if (exportFile !== undefined) {
     if (!existsSync(exportFile)) throw new UsageError(`${exportFile} 파일이 없습니다. / ${exportFile} does not exist.`);
     verdict = verifyExportFile(exportFile, options).verdict;
@@ -100,6 +102,7 @@ async function verifyCommand(rest: readonly string[], out: NodeJS.WritableStream
     const dir = ledgerDirOf(flagString(args, 'data-dir'));
     requireRecords(dir);
     verdict = verifyLedger(dir, options);
+    local = localCheckpoints(dir).length;
     indexProblems = damagedIndexes(dir);
     subject = dir;
     await recordVerification(dir, verdict, options, indexProblems);
@@ -107,7 +110,7 @@ async function verifyCommand(rest: readonly string[], out: NodeJS.WritableStream
   out.write(
     args.flags.has('json')
       ? `${JSON.stringify({ subject, ...verdict, indexProblems }, null, 2)}\n`
-      : describeVerdict(subject, verdict, options) + describeIndexProblems(indexProblems),
+      : describeVerdict(subject, verdict, options, local) + describeIndexProblems(indexProblems),
   );
   return verdict.ok && indexProblems.length === 0 ? 0 : 1;
 }

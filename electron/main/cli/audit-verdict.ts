@@ -13,7 +13,8 @@ const DAMAGE: Readonly<Record<LedgerDamage, string>> = {
   'bad-checkpoint': '체크포인트 서명이 맞지 않음 / checkpoint not signed by this ledger',
 };
 
-export function describeVerdict(subject: string, verdict: LedgerVerdict, options: VerifyOptions): string {
+/** `localCheckpoints`: how many checkpoints the data folder holds (verify checks them too; the same one given and found counts once). */
+export function describeVerdict(subject: string, verdict: LedgerVerdict, options: VerifyOptions, localCheckpoints = 0): string {
   if (!verdict.ok) {
     return [
       `감사 기록 검증 실패 / Audit verification FAILED: ${subject}`,
@@ -29,7 +30,7 @@ export function describeVerdict(subject: string, verdict: LedgerVerdict, options
     verdict.macChecked
       ? `  봉인(MAC) 검증함 / seals checked with the verification key; 아직 봉인 전인 오늘의 기록 / rows of the current day not yet sealed: ${verdict.unsealedRows}`
       : '  봉인(MAC)은 검증하지 않음 — --key 로 검증 키를 주세요 / seals NOT checked — pass --key with the verification key',
-    `  체크포인트 일치 / checkpoints matched: ${verdict.checkpointsChecked} of ${options.checkpoints?.length ?? 0} given`,
+    `  체크포인트 일치 / checkpoints matched: ${verdict.checkpointsChecked} (${options.checkpoints?.length ?? 0} given, ${localCheckpoints} in the data folder)`,
   ];
   if (verdict.deletedThroughSeq > 0) lines.push(`  보존 기간이 지나 기록을 남기고 삭제됨 / deleted on record by retention: seq 1–${verdict.deletedThroughSeq}`);
   return `${lines.join('\n')}\n`;
