@@ -11,9 +11,35 @@ export function normalizeNulls(value: unknown): unknown {
     const out: Record<string, unknown> = {};
     for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
       if (v === null) continue;
-      out[key] = normalizeNulls(v);
+      // Defined, never assigned: `out['__proto__'] = v` would set the prototype instead of a key,
+      // and a tool would then read the model's values through the prototype chain while the
+      // ledger shows `{}` (issue 14 class 8). The gate refuses such keys first (forbiddenKeyIn).
+      Object.defineProperty(out, key, { value: normalizeNulls(v), enumerable: true, writable: true, configurable: true });
     }
     return out;
   }
   return value;
+}
+
+/**
+ * Keys no tool argument may have: `__proto__` changes an object's prototype wherever code assigns
+ * it, so what runs and what is recorded could differ. Returns the first one found (any depth), as
+ * a dotted path, or null.
+ */
+export function forbiddenKeyIn(value: unknown, path = ''): string | null {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = forbiddenKeyIn(value[i], `${path}[${i}]`);
+      if (found) return found;
+    }
+    return null;
+  }
+  if (value === null || typeof value !== 'object') return null;
+  for (const key of Object.keys(value)) {
+    const here = path ? `${path}.${key}` : key;
+    if (key === '__proto__') return here;
+    const found = forbiddenKeyIn((value as Record<string, unknown>)[key], here);
+    if (found) return found;
+  }
+  return null;
 }

@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 
+// The launcher runs out/cli (what `npm ci` builds, so CI tests the shipped build) when that is
+// current, else the TypeScript sources: either way the code under review (bin/baram.mjs).
 const BIN = resolve(__dirname, '..', '..', 'bin', 'baram.mjs');
 
 export interface CliRun {
@@ -16,6 +18,8 @@ export interface RunCliOptions {
   /** Written to stdin (then closed) once stderr matches `when`, or at once without `when`. */
   readonly stdin?: string;
   readonly when?: RegExp;
+  /** Write stdin but leave it open, as a terminal does (the command must still exit once answered). */
+  readonly keepStdinOpen?: boolean;
   readonly env?: NodeJS.ProcessEnv;
 }
 
@@ -30,10 +34,12 @@ export function runCli(args: readonly string[], options: RunCliOptions = {}): Pr
       stderr += d;
       if (!answered && options.when && options.when.test(stderr)) {
         answered = true;
-        child.stdin.end(options.stdin);
+        if (options.keepStdinOpen) child.stdin.write(options.stdin ?? '');
+        else child.stdin.end(options.stdin);
       }
     });
     child.on('error', reject);
+    child.on('exit', () => child.stdin.destroy());
     child.on('close', (code) =>
       resolvePromise({
         code,

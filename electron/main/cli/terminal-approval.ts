@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline';
 import { answerTo, APPROVAL_ARM_DELAY_MS, type ApprovalBroker, type ApprovalDecision, type ApprovalRequest } from '../../common/approval';
+import { escapeForDisplay } from '../../common/display-text';
 import { pick } from '../../common/i18n';
 import { osUser } from '../runtime/os-user';
 
@@ -12,6 +13,7 @@ export function terminalBroker(input: NodeJS.ReadableStream = process.stdin, out
   return {
     request(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
       output.write(renderApproval(request));
+      if (input === process.stdin) process.stdin.ref();
       return new Promise<ApprovalDecision>((resolve) => {
         const rl = createInterface({ input, terminal: false });
         const armedAt = Date.now() + APPROVAL_ARM_DELAY_MS;
@@ -21,6 +23,9 @@ export function terminalBroker(input: NodeJS.ReadableStream = process.stdin, out
         const finish = (decision: ApprovalDecision) => {
           resolve(decision);
           rl.close();
+          // Let the process end once answered even while the terminal's input stays open: a
+          // paused stdin still holds the event loop (issue 14 class 13).
+          if (input === process.stdin) process.stdin.unref();
         };
         signal.addEventListener('abort', () => finish(answerTo(request, 'deny', 'timeout')), { once: true });
         const prompt = () => output.write(request.lang === 'en' ? '[y] allow once  [s] allow for this session  [n] deny > ' : '[y] 한 번 허용  [s] 이번 세션 동안 허용  [n] 거부 > ');
@@ -43,7 +48,11 @@ export function terminalBroker(input: NodeJS.ReadableStream = process.stdin, out
               return undefined;
           }
         });
-        rl.on('close', () => resolve(answerTo(request, 'deny', 'none')));
+        // Input closed: after 'n' the person denied (the reason was left out); before any answer
+        // nobody approved, which is a deny by the person at this terminal, not "no approver".
+        rl.on('close', () =>
+          resolve(answerTo(request, 'deny', `os:${osUser()}`, waitingForReason ? undefined : request.lang === 'en' ? 'no answer: the terminal input was closed' : '답이 없음: 터미널 입력이 닫혔습니다')),
+        );
       });
     },
   };
@@ -51,19 +60,21 @@ export function terminalBroker(input: NodeJS.ReadableStream = process.stdin, out
 
 export function renderApproval(r: ApprovalRequest): string {
   const en = r.lang === 'en';
+  // Every value that came from the model or the disk is escaped (issue 14 class 7).
+  const show = (value: string) => escapeForDisplay(value);
   const lines = [
     '',
     en ? '── Approval needed ──' : '── 승인이 필요합니다 ──',
-    pick(r.summary, r.lang),
-    `${en ? 'Tool' : '도구'}: ${r.tool}   ${en ? 'Risk' : '위험도'}: ${r.risk}   ${en ? 'Rule' : '규칙'}: ${r.rule} (${r.ruleSource})`,
-    `${en ? 'Arguments' : '인자'}: ${JSON.stringify(r.args)}`,
+    show(pick(r.summary, r.lang)),
+    `${en ? 'Tool' : '도구'}: ${show(r.tool)}   ${en ? 'Risk' : '위험도'}: ${r.risk}   ${en ? 'Rule' : '규칙'}: ${show(r.rule)} (${r.ruleSource})`,
+    `${en ? 'Arguments' : '인자'}: ${show(JSON.stringify(r.args))}`,
   ];
-  if (r.destination) lines.push(`${en ? 'Destination' : '대상'}: ${r.destination}`);
+  if (r.destination) lines.push(`${en ? 'Destination' : '대상'}: ${show(r.destination)}`);
   if (r.targets.length > 0) {
     lines.push(`${en ? 'Affected items' : '대상 항목'} (${r.targets.length}):`);
-    for (const t of r.targets) lines.push(`  ${t.path}${t.to ? ` → ${t.to}` : ''}${t.exists ? '' : en ? ' (new)' : ' (새로 만듦)'}`);
+    for (const t of r.targets) lines.push(`  ${show(t.path)}${t.to ? ` → ${show(t.to)}` : ''}${t.exists ? '' : en ? ' (new)' : ' (새로 만듦)'}`);
   }
-  if (r.preview) lines.push(en ? 'Preview:' : '미리보기:', r.preview);
+  if (r.preview) lines.push(en ? 'Preview:' : '미리보기:', escapeForDisplay(r.preview, { keepNewlines: true }));
   lines.push(`${en ? 'Approval digest' : '승인 다이제스트'}: ${r.digest.slice(0, 16)}…`, '');
   return `${lines.join('\n')}\n`;
 }

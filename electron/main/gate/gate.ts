@@ -3,12 +3,12 @@ import type { ApprovalBroker, ApprovalDecision, ApprovalRequest } from '../../co
 import type { AuditEventInput, AuditSink } from '../../common/audit-events';
 import { ACTION_CLASS_OF_RISK, type Decision, type Outcome, type RuleSource } from '../../common/domain';
 import { pick, type Lang } from '../../common/i18n';
-import { normalizeNulls } from '../../common/normalize';
+import { forbiddenKeyIn, normalizeNulls } from '../../common/normalize';
 import { assertNever } from '../../common/assert-never';
 import { isFailure, type AnyTool, type Plan, type PlanContext } from '../../../tools/kit/define-tool';
 import { evaluatePermission } from '../policy';
 import type { EffectivePolicy, PermissionEnv, PermissionVerdict, SessionGrant } from '../policy/types';
-import { redactSecretsDeep } from '../audit';
+import { redactSecretsDeep, redactSecretsInText } from '../audit';
 import { recordedArguments } from './audit-args';
 import { builtinTools, toolCatalog, type ToolInfo } from './catalog';
 import { closest } from '../../common/did-you-mean';
@@ -173,6 +173,13 @@ class CallRun {
   async run(): Promise<CallResult> {
     const { request, options } = this;
     const signal = request.signal ?? NEVER_ABORTED;
+    // Refused before anything else reads them (the proposal is recorded with the key renamed):
+    // a `__proto__` key would make what runs differ from what the ledger and the approval show.
+    const forbidden = forbiddenKeyIn(request.args);
+    if (forbidden !== null) {
+      await this.record({ type: 'tool.proposed', data: { forbiddenKey: forbidden, args: redactSecretsInText(JSON.stringify(request.args).slice(0, 2_000)) } });
+      return this.finish('invalid', pick(gateMessages.forbiddenKey(forbidden), this.lang));
+    }
     const args = normalizeNulls(request.args);
     const isObject = typeof args === 'object' && args !== null && !Array.isArray(args);
     // Once per call: the proposal record and the approval digest both start from these.
@@ -340,7 +347,9 @@ class CallRun {
       rule: verdict.rule,
       ruleSource: verdict.source,
       target: verdict.resolved,
-      ...(data ? { data } : {}),
+      // An evaluation error's cause is for the auditor (never the model): without it the ledger
+      // says only that a check failed, not why (issue 14).
+      ...(data || verdict.error !== undefined ? { data: { ...data, ...(verdict.error !== undefined ? { error: verdict.error } : {}) } } : {}),
     });
   }
 

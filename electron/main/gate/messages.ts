@@ -8,6 +8,11 @@ export const gateMessages = {
     '도구 인자는 JSON 객체여야 합니다 (예: {"path": "a.txt"}). 도구는 실행되지 않았습니다.',
     'Tool arguments must be a JSON object (e.g. {"path": "a.txt"}). The tool was not executed.',
   ),
+  forbiddenKey: (path: string): Text =>
+    text(
+      `인자에 '${path}' 키를 쓸 수 없습니다 ('__proto__'는 이름으로 쓸 수 없는 키입니다). 그 키를 빼고 다시 호출하세요. 도구는 실행되지 않았습니다.`,
+      `The arguments may not contain the key '${path}' ('__proto__' cannot be used as a name). Call again without it. The tool was not executed.`,
+    ),
   unknownTool: (name: string, suggestion: string | undefined): Text =>
     suggestion
       ? text(
