@@ -2,14 +2,13 @@ import { readFileSync } from 'node:fs';
 import type { ApprovalBroker } from '../../common/approval';
 import { blockedByGate } from '../../common/domain';
 import { isLang, type Lang } from '../../common/i18n';
-import { toolCatalog } from '../gate';
-import { openSession, SessionError } from '../runtime/session';
 import { adminPolicyIfPresent, defaultDataDir } from '../runtime/paths';
 import { osUser } from '../runtime/os-user';
 import { flagString, parseArgs, UsageError } from './args';
-import { auditCommand } from './audit-command';
-import { checkPolicyCommand } from './policy-check';
-import { terminalBroker } from './terminal-approval';
+
+// Everything heavier (the tool registry, the gate, audit/SQLite, ssh2, the policy engine) is
+// imported inside the command that needs it: `baram --help` loads none of it and `baram tools`
+// only the registry, which keeps both within 0.4 s (docs/2026-12-03-cli-ships-built.md).
 
 /**
  * `baram` — the same core as the desktop app, without Electron: for auditors, administrators,
@@ -53,13 +52,15 @@ export async function main(argv: readonly string[]): Promise<number> {
         process.stdout.write(`${version()}\n`);
         return 0;
       case 'tools':
-        return toolsCommand(rest);
+        return await toolsCommand(rest);
       case 'call':
         return await callCommand(rest);
-      case 'audit':
+      case 'audit': {
+        const { auditCommand } = await import('./audit-command');
         return await auditCommand(rest, process.stdout, version());
+      }
       case 'policy':
-        if (rest[0] === 'check') return await checkPolicyCommand(rest.slice(1));
+        if (rest[0] === 'check') return await (await import('./policy-check')).checkPolicyCommand(rest.slice(1));
         throw new UsageError(`Unknown policy command '${rest[0] ?? ''}'. Use: baram policy check FILE`);
       default:
         throw new UsageError(`Unknown command '${command}'. Run 'baram --help' for the list.`);
@@ -69,7 +70,8 @@ export async function main(argv: readonly string[]): Promise<number> {
       process.stderr.write(`baram: ${e.message}\n`);
       return 2;
     }
-    if (e instanceof SessionError) {
+    // Only a command that loaded the session module can throw its error, so this import is a cache hit.
+    if (e instanceof Error && e instanceof (await import('../runtime/session')).SessionError) {
       process.stderr.write(`baram: ${e.message}\n`);
       return 1;
     }
@@ -79,8 +81,10 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
-function toolsCommand(rest: readonly string[]): number {
+async function toolsCommand(rest: readonly string[]): Promise<number> {
   const args = parseArgs(rest, [], ['json']);
+  // The catalog module, not the gate's index: that one re-exports the Gate, and with it audit/.
+  const { toolCatalog } = await import('../gate/catalog');
   const catalog = toolCatalog();
   if (args.flags.has('json')) {
     process.stdout.write(`${JSON.stringify(catalog, null, 2)}\n`);
@@ -105,13 +109,15 @@ async function callCommand(rest: readonly string[]): Promise<number> {
   }
   const lang = langFlag(flagString(args, 'lang'));
   const approve = flagString(args, 'approve') ?? (process.stdin.isTTY ? 'ask' : 'none');
+  const broker = await brokerFor(approve);
+  const { openSession } = await import('../runtime/session');
   const session = await openSession({
     policyFile: flagString(args, 'policy') ?? adminPolicyIfPresent(),
     userSettingsFile: flagString(args, 'settings'),
     workspace: flagString(args, 'workspace'),
     dataDir: flagString(args, 'data-dir') ?? defaultDataDir(),
     lang,
-    broker: brokerFor(approve),
+    broker,
   });
   const controller = new AbortController();
   const onSigint = () => controller.abort();
@@ -126,14 +132,14 @@ async function callCommand(rest: readonly string[]): Promise<number> {
   }
 }
 
-function brokerFor(mode: string): ApprovalBroker | null {
+async function brokerFor(mode: string): Promise<ApprovalBroker | null> {
   switch (mode) {
     case 'all':
       return { request: async () => ({ choice: 'allow-once', approver: `cli:--approve all (${osUser()})` }) };
     case 'none':
       return null;
     case 'ask':
-      return terminalBroker();
+      return (await import('./terminal-approval')).terminalBroker();
     default:
       throw new UsageError(`--approve must be one of all, none, ask (was '${mode}').`);
   }
@@ -146,6 +152,8 @@ function langFlag(value: string | undefined): Lang {
 }
 
 function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+  // From the sources this file is electron/main/cli/main.ts; built, it is out/cli/baram.js.
+  const up = import.meta.url.endsWith('.ts') ? '../../../' : '../../';
+  const pkg = JSON.parse(readFileSync(new URL(`${up}package.json`, import.meta.url), 'utf8')) as { version: string };
   return pkg.version;
 }
