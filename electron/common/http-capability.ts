@@ -117,6 +117,7 @@ export type HttpRefusalReason =
   | 'scheme' // not http: or https:
   | 'userinfo' // user name or password in the URL
   | 'not-allowed' // under no allowed prefix
+  | 'ambiguous-path' // a path a server may read as another location (%2F, ..;/, double encoding, …)
   | 'method'
   | 'header'
   | 'body';

@@ -92,10 +92,12 @@ describe('requests outside the allowed prefixes are refused without a connection
 
   it('paths that only look like the prefix: /wikiX, /wiki, dot segments, encoded dot segments', async () => {
     const before = allowed.connections();
-    for (const p of ['/wikiX', '/wikiX/page', '/wiki', '/wiki/../admin', '/wiki/%2e%2e/admin', '/WIKI/page']) {
+    for (const p of ['/wikiX', '/wikiX/page', '/wiki', '/wiki/../admin', '/WIKI/page']) {
       const r = expectRefused(await get(`${allowed.origin}${p}`));
       expect(r.reason, p).toBe('not-allowed');
     }
+    // Encoded dots are refused as ambiguous before the prefix is compared (issue 14, class 10).
+    expect(expectRefused(await get(`${allowed.origin}/wiki/%2e%2e/admin`)).reason).toBe('ambiguous-path');
     // https on the allowed host and port is another prefix too.
     expect(expectRefused(await get(`https://127.0.0.1:${allowed.port}/wiki/page`)).reason).toBe('not-allowed');
     expect(allowed.connections()).toBe(before);

@@ -12,7 +12,7 @@ async function urlDecision(pattern: string, u: string) {
 }
 
 describe('URL prefixes', () => {
-  const table: [string, string, 'allow' | 'ask'][] = [
+  const table: [string, string, 'allow' | 'ask' | 'deny'][] = [
     ['http://intranet.example/wiki/', 'http://intranet.example/wiki/Main', 'allow'],
     ['http://intranet.example/wiki/', 'http://intranet.example/wiki/', 'allow'],
     ['http://intranet.example/wiki/', 'http://intranet.example/wikiX', 'ask'],
@@ -23,13 +23,15 @@ describe('URL prefixes', () => {
     // WHATWG normalisation: case of host, default port, dot segments (also percent-encoded ones).
     ['http://intranet.example/wiki/', 'HTTP://INTRANET.example:80/wiki/a', 'allow'],
     ['http://intranet.example/wiki/', 'http://intranet.example/wiki/../admin', 'ask'],
-    ['http://intranet.example/wiki/', 'http://intranet.example/wiki/%2e%2e/admin', 'ask'],
+    // Encoded dots are refused before matching, even where the parser folds them (issue 14 class 10).
+    ['http://intranet.example/wiki/', 'http://intranet.example/wiki/%2e%2e/admin', 'deny'],
     // Scheme, host and port must be equal.
     ['http://intranet.example/wiki/', 'https://intranet.example/wiki/a', 'ask'],
     ['http://intranet.example/wiki/', 'http://intranet.example:8080/wiki/a', 'ask'],
     ['http://intranet.example/wiki/', 'http://intranet.example.evil.test/wiki/a', 'ask'],
     ['http://intranet.example/wiki/', 'http://evil.test/http://intranet.example/wiki/', 'ask'],
-    ['http://intranet.example/wiki/', 'http://intranet.example@evil.test/wiki/', 'ask'],
+    // A user name before '@' hides the real host from a reader: refused outright (issue 14 class 10).
+    ['http://intranet.example/wiki/', 'http://intranet.example@evil.test/wiki/', 'deny'],
     ['http://intranet.example/', 'http://intranet.example/anything', 'allow'],
   ];
   for (const [pattern, u, expected] of table) {
@@ -53,7 +55,7 @@ describe('URL prefixes', () => {
 });
 
 describe('HOST', () => {
-  const table: [string, string, 'allow' | 'ask'][] = [
+  const table: [string, string, 'allow' | 'ask' | 'deny'][] = [
     ['build01', 'build01', 'allow'],
     ['build01', 'BUILD01', 'allow'],
     ['build01', 'build01.', 'allow'],

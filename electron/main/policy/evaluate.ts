@@ -1,16 +1,19 @@
-import type { Decision, RuleSource, SubjectKind } from '../../common/domain';
+import { DECISION_STRICTNESS, type Decision, type RuleSource, type SubjectKind } from '../../common/domain';
 import type { Text } from '../../common/i18n';
 import { policyMessages } from './messages';
 import { compilePattern, hasShellMetacharacter, type ValueMatcher } from './patterns';
 import { builtinProtection } from './protections';
 import { foldCase } from './paths';
 import { parseRule, ruleToolMatches } from './rule-syntax';
-import { readSubject, type SubjectValue } from './subject-view';
+import { ambiguousUrlMessage, urlAmbiguity } from './url-shape';
+import { readSubject, type SubjectValue, type SubjectView } from './subject-view';
 import type { EffectivePolicy, PermissionEnv, PermissionQuery, PermissionVerdict, SourcedRule } from './types';
 
 /**
  * Layer 1 of the gate (SPEC G-PERM). Precedence, strongest first:
- *   deny rules > built-in protections > session grants > ask rules > allow rules > defaults[risk].
+ *   deny rules > built-in protections > ask rules > allow rules > defaults[risk]; a session grant
+ *   then turns an `ask` (and only an ask) into `allow`. With user settings the verdict is the
+ *   stricter of the administrator's policy alone and the merged one (SPEC §8).
  * Fail closed throughout: an unknown tool, a rule that cannot be applied, a pattern rule with no
  * subject to check, or any exception is a deny, never a pass.
  */
@@ -77,6 +80,58 @@ async function decide(eff: EffectivePolicy, q: PermissionQuery, env: PermissionE
     if (env.roots.length === 0) return verdict('deny', 'workspaceRoots', 'builtin', [], policyMessages.outsideRoots(view.invalidPath, undefined, false));
     return verdict('deny', 'invalid-path', 'builtin', [], policyMessages.invalidPath);
   }
+  if (view?.kind === 'URL') {
+    // Before any rule: an allow prefix would not match such a URL, but neither would a deny rule
+    // for where the server actually goes (`/wiki/..%2fadmin` is `/admin` to nginx).
+    for (const v of view.values) {
+      const ambiguity = urlAmbiguity(new URL(v.key), v.raw);
+      if (ambiguity) return verdict('deny', 'ambiguous-url', 'builtin', [v.key], ambiguousUrlMessage(v.key, ambiguity));
+    }
+  }
+  const merged = await judge(eff, q, env, view);
+  // SPEC §8: each decision is the stricter of the admin policy's alone and the user's. Judging the
+  // admin policy on its own makes "settings only tighten" a property of the evaluation, not of how
+  // carefully the merge ranked each list: whatever the user's rules say (an `ask` under a default
+  // deny, say), they cannot end looser than the administrator's own answer. On a tie the merged
+  // verdict is kept, so a user's rule is still named as the rule that decided.
+  const admin = adminAlone(eff);
+  if (admin === null || merged.decision === 'deny') return merged;
+  const alone = await judge(admin, q, env, view);
+  return DECISION_STRICTNESS[alone.decision] > DECISION_STRICTNESS[merged.decision] ? alone : merged;
+}
+
+/**
+ * The administrator's policy on its own: what mergePolicies kept for it, or — for an effective
+ * policy built some other way — the merged one without the user's rules (its defaults can only be
+ * stricter than the administrator's, so this errs on the strict side). null: there are no user
+ * settings, the merged policy is the administrator's.
+ */
+function adminAlone(eff: EffectivePolicy): EffectivePolicy | null {
+  if (eff.adminOnly) return eff.adminOnly;
+  const fromUser = (r: SourcedRule) => r.source === 'user';
+  if (!eff.rules.ask.some(fromUser) && !eff.rules.deny.some(fromUser)) return null;
+  return {
+    ...eff,
+    rules: { allow: eff.rules.allow, ask: eff.rules.ask.filter((r) => !fromUser(r)), deny: eff.rules.deny.filter((r) => !fromUser(r)) },
+  };
+}
+
+/** One policy's verdict. A session grant only turns that policy's `ask` into `allow`, never a deny. */
+async function judge(eff: EffectivePolicy, q: PermissionQuery, env: PermissionEnv, view: Exclude<SubjectView, { invalidPath: string }> | null): Promise<PermissionVerdict> {
+  const ruled = await byRules(eff, q, env, view);
+  if (ruled.decision !== 'ask') return ruled;
+  const kind = view?.kind ?? null;
+  // A grant remembers the resolved subject the human approved (PermissionVerdict.resolved).
+  if (view === null || view.readable) {
+    const granted = (q.sessionGrants ?? []).some(
+      (g) => g.tool === q.tool && g.kind === kind && sameValues(g.values, ruled.resolved, kind === 'PATH' ? env.platform : undefined),
+    );
+    if (granted) return verdict('allow', 'session-grant', 'session', ruled.resolved);
+  }
+  return ruled;
+}
+
+async function byRules(eff: EffectivePolicy, q: PermissionQuery, env: PermissionEnv, view: Exclude<SubjectView, { invalidPath: string }> | null): Promise<PermissionVerdict> {
   const values = view?.values ?? [];
   const kind = view?.kind ?? null;
   // PATH: every form that was judged (lexical, and real where it differs); others: the normalised value.
@@ -121,14 +176,6 @@ async function decide(eff: EffectivePolicy, q: PermissionQuery, env: PermissionE
   if (kind === 'PATH') {
     const protection = builtinProtection(values, q.risk, env);
     if (protection) return verdict('deny', protection.rule, 'builtin', resolved, protection.reason);
-  }
-
-  // A grant remembers the resolved subject the human approved (PermissionVerdict.resolved).
-  if (view === null || view.readable) {
-    const granted = (q.sessionGrants ?? []).some(
-      (g) => g.tool === q.tool && g.kind === kind && sameValues(g.values, resolved, kind === 'PATH' ? env.platform : undefined),
-    );
-    if (granted) return verdict('allow', 'session-grant', 'session', resolved);
   }
 
   for (const { rule, matcher } of inList('ask')) {

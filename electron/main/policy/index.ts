@@ -9,4 +9,5 @@ export { commandMatcher, hasShellMetacharacter, urlMatcher, type ValueMatcher } 
 export { parseRule, ruleToolMatches, type ParsedRule } from './rule-syntax';
 export { PolicyFileSchema, UserSettingsSchema, policyJsonSchemaText } from './schema';
 export { parseUserSettings } from './user-settings';
+export { ambiguousUrlMessage, urlAmbiguity, type UrlAmbiguity, type UrlAmbiguityKind } from './url-shape';
 export type * from './types';

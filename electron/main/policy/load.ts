@@ -14,6 +14,7 @@ import { jsonPath } from './json-path';
 import { parseJsonc } from './jsonc';
 import { schemaProblems } from './schema-problems';
 import { PolicyFileSchema, type PolicyFile } from './schema';
+import { urlAmbiguity } from './url-shape';
 import type { Policy, PolicyLoad, PolicyProblem, SshHostPolicy } from './types';
 
 /**
@@ -47,6 +48,10 @@ function httpPrefixProblem(prefix: string): string | undefined {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return `'${prefix}' must start with http:// or https://.`;
   if (url.username || url.password) return `'${prefix}' contains a user name or password; remove it (credentials do not belong in a policy).`;
   if (url.search || url.hash) return `'${prefix}' has a query or fragment; a prefix ends at the path, e.g. 'http://intranet.example/wiki/'.`;
+  const ambiguity = urlAmbiguity(url, prefix);
+  if (ambiguity) {
+    return `'${prefix}' has '${ambiguity.piece}' in its path, which servers may read as another location (an encoded '/', '\\' or '.', ';' path parameters, double or invalid encoding). Write the path with plain characters, e.g. 'http://intranet.example/wiki/'.`;
+  }
   return undefined;
 }
 

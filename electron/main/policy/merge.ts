@@ -5,7 +5,8 @@ import { ruleProblems } from './checks';
 import { byRisk } from './defaults';
 import { jsonPath } from './json-path';
 import { isInsideResolved } from './paths';
-import type { EffectivePolicy, Policy, PolicyLoad, PolicyProblem, SourcedRule, UserSettings } from './types';
+import { parseRule, ruleToolMatches } from './rule-syntax';
+import type { EffectivePolicy, Policy, PolicyLoad, PolicyProblem, SourcedRule, ToolRisk, UserSettings } from './types';
 
 /**
  * Admin policy ⊇ user settings (DESIGN idiom 4, Continue's "a dynamic policy cannot be more lenient
@@ -44,6 +45,47 @@ function widerRootProblems(admin: Policy, user: UserSettings, platform: NodeJS.P
   return problems;
 }
 
+/**
+ * A user `ask` rule for a tool the administrator denies by default would, if it counted, turn
+ * "never" into "once approved" (issue 14, class 2). Evaluation already takes the stricter of the
+ * administrator's answer and the merged one, so such a rule could change nothing; it is refused
+ * here so the person who wrote it learns that at once, at its JSON path, instead of wondering why
+ * it never asks. Not a widening, so not refused: the administrator denies the tool outright by a
+ * name-only deny rule, or has an allow/ask rule for it with the very same pattern (the user is
+ * turning that allow into an ask), or the tool's risk is not denied by default. Needs the tools'
+ * risks; without them (a policy check of settings alone) evaluation is the only guard.
+ */
+function widerAskProblems(admin: Policy, user: UserSettings, tools: readonly ToolRisk[] | undefined): PolicyProblem[] {
+  if (!tools) return [];
+  const problems: PolicyProblem[] = [];
+  const adminRules = (list: readonly string[]) => list.flatMap((text) => {
+    const parsed = parseRule(text);
+    return parsed.ok ? [parsed.rule] : [];
+  });
+  const adminDeny = adminRules(admin.rules.deny);
+  const adminLifting = adminRules([...admin.rules.allow, ...admin.rules.ask]);
+  (user.rules?.ask ?? []).forEach((text, i) => {
+    const parsed = parseRule(text);
+    if (!parsed.ok) return; // ruleProblems reports it
+    const { tool: ruleTool, pattern } = parsed.rule;
+    const widened = tools.filter((t) => {
+      if (!ruleToolMatches(ruleTool, t.name) || admin.defaults[t.risk] !== 'deny') return false;
+      if (adminDeny.some((d) => d.pattern === null && ruleToolMatches(d.tool, t.name))) return false;
+      return !adminLifting.some((a) => ruleToolMatches(a.tool, t.name) && (a.pattern === null || a.pattern === pattern));
+    });
+    if (widened.length === 0) return;
+    const names = widened.slice(0, 5).map((t) => t.name).join(', ') + (widened.length > 5 ? `, … (+${widened.length - 5})` : '');
+    const risks = [...new Set(widened.map((t) => t.risk))].map((r) => `defaults.${r} is 'deny'`).join(', ');
+    problems.push({
+      path: jsonPath(['rules', 'ask', i]),
+      message:
+        `'${text}' would let ${names} run once approved, but the administrator's policy denies ${widened.length === 1 ? 'it' : 'them'} (${risks}). ` +
+        `User settings can only tighten: remove this rule or move it to rules.deny; to use ${widened.length === 1 ? 'this tool' : 'these tools'}, ask the administrator to allow or ask for ${widened.length === 1 ? 'it' : 'them'} in the policy.`,
+    });
+  });
+  return problems;
+}
+
 function sourced(texts: readonly string[], source: RuleSource): SourcedRule[] {
   return texts.map((text) => ({ text, source }));
 }
@@ -53,11 +95,14 @@ export function mergePolicies(
   adminSource: 'admin' | 'builtin',
   user?: UserSettings,
   platform: NodeJS.Platform = process.platform,
+  /** The registered tools and their risks: lets the merge refuse an ask rule that could only widen. */
+  tools?: readonly ToolRisk[],
 ): PolicyLoad<EffectivePolicy> {
   const u: UserSettings = user ?? {};
   const problems = [
     ...widerDefaultProblems(admin, u),
     ...widerRootProblems(admin, u, platform),
+    ...widerAskProblems(admin, u, tools),
     // Settings can be built in code as well as parsed, so their rule syntax is checked here too.
     ...ruleProblems({ ask: u.rules?.ask, deny: u.rules?.deny, dropAllow: u.rules?.dropAllow }, ['rules'], undefined),
   ];
@@ -81,9 +126,17 @@ export function mergePolicies(
     if (wanted !== undefined && DECISION_STRICTNESS[wanted] > DECISION_STRICTNESS[admin.defaults[r]]) return 'user';
     return adminSource === 'admin' && explicit.has(r) ? 'admin' : 'builtin';
   });
+  // The administrator's policy alone, kept beside the merge: evaluation takes the stricter of both.
+  let adminOnly: EffectivePolicy | undefined;
+  if (user !== undefined) {
+    const alone = mergePolicies(admin, adminSource, undefined, platform);
+    if (!alone.ok) return alone;
+    adminOnly = alone.value;
+  }
   return {
     ok: true,
     value: {
+      ...(adminOnly ? { adminOnly } : {}),
       policy,
       rules: {
         allow: sourced(policy.rules.allow, adminSource),

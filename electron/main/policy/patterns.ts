@@ -4,6 +4,7 @@ import picomatch from 'picomatch';
 import type { SubjectKind } from '../../common/domain';
 import { assertNever } from '../../common/assert-never';
 import { expandHome, ignoresCase } from './paths';
+import { urlAmbiguity } from './url-shape';
 
 /**
  * Rule patterns, interpreted for the subject kind the TOOL declares (SPEC G-PERM). Each compiler
@@ -89,7 +90,8 @@ function pathHasPrefix(subjectPath: string, prefix: string): boolean {
  * fragment or credentials in the pattern cannot be a prefix of anything meaningful.
  * Exported (through the policy index) for the HTTP client in host/, which checks every URL it
  * connects to, redirects included, with this same function: the permission layer and the client
- * can never disagree about what a prefix covers.
+ * can never disagree about what a prefix covers. A value whose path a server may read differently
+ * (url-shape.ts) is refused by both BEFORE this runs; the predicate itself only compares.
  */
 export function urlMatcher(pattern: string): ValueMatcher | null {
   let prefix: URL;
@@ -99,6 +101,8 @@ export function urlMatcher(pattern: string): ValueMatcher | null {
     return null;
   }
   if (prefix.search || prefix.hash || prefix.username || prefix.password || !prefix.host) return null;
+  // A prefix a server could read two ways cannot say what it covers (`/wiki;x/`, `/a%2Fb/`).
+  if (urlAmbiguity(prefix, pattern) !== null) return null;
   return (value) => {
     const url = new URL(value);
     return url.protocol === prefix.protocol && url.hostname === prefix.hostname && url.port === prefix.port && pathHasPrefix(url.pathname, prefix.pathname);

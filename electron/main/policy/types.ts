@@ -86,6 +86,17 @@ export interface EffectivePolicy {
   readonly defaultSources: Readonly<Record<Risk, RuleSource>>;
   /** SHA-256 of the canonical JSON of `policy` (written to the audit log at every start). */
   readonly digest: string;
+  /**
+   * The administrator's policy on its own, when user settings were merged in. Every decision is the
+   * stricter of this one's and the merged policy's (SPEC §8), so settings can never widen.
+   */
+  readonly adminOnly?: EffectivePolicy;
+}
+
+/** A registered tool as the merge needs to know it: which default decision applies to it. */
+export interface ToolRisk {
+  readonly name: string;
+  readonly risk: Risk;
 }
 
 /** A problem in a policy file, located by JSON path ("$.shell.commands.git.denyArgs[0]"). */

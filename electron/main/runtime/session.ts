@@ -6,7 +6,7 @@ import type { ApprovalBroker } from '../../common/approval';
 import type { AuditSink } from '../../common/audit-events';
 import type { Lang } from '../../common/i18n';
 import { AuditLedger, type LedgerIdentity } from '../audit';
-import { Gate, permissionSubjectOf } from '../gate';
+import { builtinTools, Gate, permissionSubjectOf } from '../gate';
 import { createFileAccess } from '../host/files';
 import { createHttpClient } from '../host/http';
 import { createProcessHost } from '../host/process';
@@ -77,7 +77,8 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const admin = await loadAdminPolicy(options.policyFile, home);
   const user = loadUserSettings(options.userSettingsFile ?? join(options.dataDir, 'settings.json'), home, options.userSettingsFile !== undefined);
   const withWorkspace = applyWorkspace(admin.policy, admin.source, options.workspace);
-  const merged = mergePolicies(withWorkspace, admin.source, user);
+  const toolRisks = (options.tools ?? builtinTools).map((t) => ({ name: t.name, risk: t.risk }));
+  const merged = mergePolicies(withWorkspace, admin.source, user, process.platform, toolRisks);
   if (!merged.ok) throw new SessionError('The user settings would widen the administrator policy.', merged.problems);
   const effective = merged.value;
 
@@ -93,7 +94,13 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   for (const root of roots.map((r) => realpathSync(r))) {
     if (isInside(realDataDir, root, process.platform)) throw new SessionError(`The data folder ${dataDir} must not lie inside the workspace ${root}: tools could reach the audit log.`);
   }
-  const protectedPaths = [realDataDir, ...(options.policyFile ? [resolve(options.policyFile)] : [])];
+  // The settings file is protected like the policy file: a tool that could rewrite it would choose
+  // the next session's rules (issue 14). The default one lies in the data folder, protected already.
+  const protectedPaths = [
+    realDataDir,
+    ...(options.policyFile ? [resolve(options.policyFile)] : []),
+    ...(options.userSettingsFile ? [resolve(options.userSettingsFile)] : []),
+  ];
   const files = await createFileAccess({ roots: [...roots], trashDir: join(realDataDir, 'trash'), protectedPaths, home });
   const permissionEnv: PermissionEnv = { roots: files.roots, home, platform: process.platform, protectedPaths };
 
@@ -119,7 +126,8 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     maxCaptureBytes: effective.policy.shell.maxCaptureBytes,
     maxDownloadBytes: SSH_MAX_DOWNLOAD_BYTES,
   });
-  const processes = createProcessHost({ shell: effective.policy.shell });
+  // Path arguments of program grammars and git repositories are held to the file tools' confinement.
+  const processes = createProcessHost({ shell: effective.policy.shell, paths: files });
   const gate = new Gate({
     tools: options.tools,
     policy: effective,

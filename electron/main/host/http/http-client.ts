@@ -253,7 +253,7 @@ async function perform(request: HttpRequest, allowlist: UrlAllowlist, limits: Li
         return failed('protocol', null, httpMessages.badLocation(url.href));
       }
       // Judged before any connection to the target: a refused redirect sends it nothing.
-      const verdict = judgeUrl(target, allowlist);
+      const verdict = judgeUrl(target, allowlist, hop.location);
       if (!verdict.ok) {
         return refusal(verdict.reason, verdict.shown, httpMessages.redirectNotAllowed(url.href, verdict.shown, verdict.message), {
           stage: 'redirect',

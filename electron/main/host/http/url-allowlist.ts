@@ -1,5 +1,5 @@
 import type { Text } from '../../../common/i18n';
-import { urlMatcher, type ValueMatcher } from '../../policy';
+import { ambiguousUrlMessage, urlAmbiguity, urlMatcher, type ValueMatcher } from '../../policy';
 import { httpMessages } from './messages';
 
 /**
@@ -25,13 +25,14 @@ export function compileAllowlist(prefixes: readonly string[]): UrlAllowlist {
   const matchers = prefixes.map((p) => urlMatcher(p)).filter((m): m is ValueMatcher => m !== null);
   return {
     prefixes,
-    allows: (url) => matchers.some((matches) => matches(url.href)),
+    // An ambiguous path is under no prefix, whoever asks (judgeUrl says why before this runs).
+    allows: (url) => urlAmbiguity(url) === null && matchers.some((matches) => matches(url.href)),
   };
 }
 
 export type UrlVerdict =
   | { readonly ok: true; readonly url: URL }
-  | { readonly ok: false; readonly reason: 'invalid-url' | 'scheme' | 'userinfo' | 'not-allowed'; readonly shown: string; readonly message: Text };
+  | { readonly ok: false; readonly reason: 'invalid-url' | 'scheme' | 'userinfo' | 'ambiguous-path' | 'not-allowed'; readonly shown: string; readonly message: Text };
 
 /** The URL with any user name and password replaced, for messages and records. */
 export function withoutCredentials(url: URL): string {
@@ -44,9 +45,11 @@ export function withoutCredentials(url: URL): string {
 
 /**
  * Everything a URL must pass before a byte is sent to it: an absolute http(s) URL, no credentials
- * (they end up in logs, audit records and proxies' access logs), under an allowed prefix.
+ * (they end up in logs, audit records and proxies' access logs), a path no server can read as
+ * another location (policy/url-shape.ts: `%2F`, `..;/`, `%252f`, `\\`, …), under an allowed prefix.
+ * `written` is the text as it came (a redirect's Location), checked as well as the parsed URL.
  */
-export function judgeUrl(raw: string | URL, allowlist: UrlAllowlist): UrlVerdict {
+export function judgeUrl(raw: string | URL, allowlist: UrlAllowlist, written?: string): UrlVerdict {
   let url: URL;
   if (typeof raw === 'string') {
     try {
@@ -64,6 +67,8 @@ export function judgeUrl(raw: string | URL, allowlist: UrlAllowlist): UrlVerdict
   if (url.username !== '' || url.password !== '') {
     return { ok: false, reason: 'userinfo', shown, message: httpMessages.userinfo(shown) };
   }
+  const ambiguity = urlAmbiguity(url, written ?? (typeof raw === 'string' ? raw : undefined));
+  if (ambiguity) return { ok: false, reason: 'ambiguous-path', shown, message: ambiguousUrlMessage(shown, ambiguity) };
   if (!allowlist.allows(url)) {
     return { ok: false, reason: 'not-allowed', shown, message: httpMessages.notAllowed(shown, allowlist.prefixes) };
   }
