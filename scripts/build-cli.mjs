@@ -53,12 +53,21 @@ const LAZY = {
 };
 
 function lazyStandIn(name, { default: hasDefault, named }) {
-  const lazyValue = (get) => `new Proxy(function () {}, {
-  get: (_, key) => { const target = ${get}; const value = Reflect.get(target, key); return typeof value === 'function' ? value.bind(target) : value; },
+  // Methods come bound to the package's object (iconv-lite's read their siblings through it), one
+  // bound copy per name: a hot loop calling iconv.decode pays a map lookup, not a bind.
+  const lazyValue = (get) => `((bound) => new Proxy(function () {}, {
+  get: (_, key) => {
+    const target = ${get};
+    const value = Reflect.get(target, key);
+    if (typeof value !== 'function') return value;
+    let fn = bound.get(key);
+    if (fn === undefined || fn.original !== value) bound.set(key, (fn = Object.assign(value.bind(target), { original: value })));
+    return fn;
+  },
   has: (_, key) => Reflect.has(${get}, key),
   apply: (_, self, args) => Reflect.apply(${get}, self, args),
   construct: (_, args) => Reflect.construct(${get}, args),
-})`;
+}))(new Map())`;
   return [
     `// Stand-in for '${name}', loaded on first use (scripts/build-cli.mjs LAZY).`,
     'let loaded;',
