@@ -30,7 +30,10 @@ export type ProgramRefusalCode =
   | 'UNSAFE_PERMISSIONS' // the file or its folder is writable by every user
   | 'CHANGED' // not the program that was approved (different path or SHA-256)
   | 'INVALID_ARGUMENT' // an argument with a NUL character (no OS can pass it)
-  | 'TOO_MANY_TASKS'; // the session's background task limit is reached
+  | 'TOO_MANY_TASKS' // the session's background task limit is reached
+  | 'ARGUMENT_NOT_ALLOWED' // not in the program's grammar, or an administrator's denyArgs entry
+  | 'PATH_NOT_ALLOWED' // a path argument outside the workspace roots or inside a protected path
+  | 'REPOSITORY_NOT_ALLOWED'; // git: no work tree here, or its git/common directory lies outside the roots
 
 export interface ProgramRefusal {
   readonly kind: 'refused';
@@ -160,9 +163,20 @@ export interface TaskRead {
   readonly encoding: OutputEncoding;
 }
 
+/** The arguments and working folder resolve() judges along with the program. */
+export interface ProgramCall {
+  readonly args: readonly string[];
+  /** Absolute, already confined by the caller. */
+  readonly cwd: string;
+}
+
 export interface ProcessCapability {
-  /** Finds the program without running it (precheck and approval show the result). */
-  resolve(command: string): Promise<ResolvedProgram | ProgramRefusal>;
+  /**
+   * Finds the program without running it (precheck and approval show the result). With `call`,
+   * also judges the arguments as run() will (the program's grammar, its path arguments against the
+   * roots, git's repository): a call that run() would refuse is refused here, before approval.
+   */
+  resolve(command: string, call?: ProgramCall): Promise<ResolvedProgram | ProgramRefusal>;
   /** Runs to completion, timeout or cancel. */
   run(request: RunRequest): Promise<RunOutcome | ProgramRefusal>;
   /** Starts a background task of this session; resolves once the program started or failed to. */

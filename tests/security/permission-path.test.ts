@@ -197,7 +197,7 @@ describe('PATH: built-in protections', () => {
   it('destructive tools are covered too, and look-alikes are not', async () => {
     const eff = effectiveFrom({});
     expect((await evaluatePermission(eff, pathQuery('filesystem.delete', ['x.sh'], 'destructive'), env)).rule).toBe('execution-equivalent-write');
-    for (const p of ['notes.shx', '.git/configs', 'hooks/x', 'git/hooks/x', 'a.xlsx']) expect((await write([p], eff)).decision, p).toBe('ask');
+    for (const p of ['notes.shx', '.gitignore', 'my.git.notes/x', 'hooks/x', 'git/hooks/x', 'a.xlsx']) expect((await write([p], eff)).decision, p).toBe('ask');
   });
 
   it('a write whose real target is an execution-equivalent file is denied', async () => {

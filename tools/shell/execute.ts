@@ -6,7 +6,6 @@ import { clampTimeout, commandResult } from '../kit/command-output';
 import { defineTool, failure, type Failure, type PrecheckContext } from '../kit/define-tool';
 import { fileErrorText } from '../kit/file-errors';
 import { fail } from '../kit/results';
-import { deniedArgument, deniedArgumentText } from './deny-args';
 
 const input = Type.Object(
   {
@@ -21,21 +20,27 @@ const input = Type.Object(
 
 type Input = { command: string; args?: string[]; cwd?: string; timeoutMs?: number; background?: boolean };
 
-/** What precheck, plan and execute all check: the program, its arguments and the working folder. */
+/**
+ * What precheck, plan and execute all check: the program, the working folder, then the arguments
+ * with both (the program's grammar, its path arguments held to the workspace, git's repository:
+ * docs/2026-12-03-programs-confined-by-grammar.md). The process capability judges them; it judges
+ * them again when it runs, so this check is the early one, not the only one.
+ */
 async function checkCall(args: Input, ctx: PrecheckContext): Promise<{ program: ResolvedProgram; cwd: string } | Failure> {
-  const program = await ctx.processes.resolve(args.command);
-  if (program.kind === 'refused') return failure(program.message);
-  const denied = deniedArgument(args.args ?? [], ctx.policy.denyArgsOf(program.command));
-  if (denied) return failure(deniedArgumentText(program.command, denied));
+  const found = await ctx.processes.resolve(args.command);
+  if (found.kind === 'refused') return failure(found.message);
+  let cwd: string;
   try {
-    const cwd = await ctx.files.check(args.cwd === undefined || args.cwd.trim() === '' ? '.' : args.cwd);
+    cwd = await ctx.files.check(args.cwd === undefined || args.cwd.trim() === '' ? '.' : args.cwd);
     const info = await ctx.files.stat(cwd);
     if (info?.type !== 'directory') return failure(notAFolder(args.cwd ?? '.'));
-    return { program, cwd };
   } catch (e) {
     if (isFileAccessError(e)) return failure(fileErrorText(e));
     throw e;
   }
+  const program = await ctx.processes.resolve(args.command, { args: args.args ?? [], cwd });
+  if (program.kind === 'refused') return failure(program.message);
+  return { program, cwd };
 }
 
 function notAFolder(cwd: string): Text {

@@ -1,6 +1,6 @@
 import { FileAccessError, sameFingerprint, type FileAccess, type FingerprintOptions } from '../../common/file-access';
 import type { HttpCapability, HttpRequest } from '../../common/http-capability';
-import type { ProcessCapability, RunRequest } from '../../common/process-capability';
+import type { ProcessCapability, ProgramCall, RunRequest } from '../../common/process-capability';
 import type { SshCapability, SshDownloadRequest, SshExecuteRequest } from '../../common/ssh-capability';
 import type { SystemCapability } from '../../common/system-capability';
 import type { CapabilityName, Plan, PlannedTarget, ReadOnlyFileAccess } from '../../../tools/kit/define-tool';
@@ -49,7 +49,7 @@ export function readOnlyCapabilities(host: HostCapabilities) {
     files: readOnlyFiles(host.files),
     http: Object.freeze({ allowedPrefixes: http.allowedPrefixes, check: (r: Parameters<HttpCapability['check']>[0]) => http.check(r) }),
     ssh: Object.freeze({ check: (h: string, c?: string) => ssh.check(h, c), endpoint: (h: string) => ssh.endpoint(h) }),
-    processes: Object.freeze({ resolve: (c: string) => processes.resolve(c) }),
+    processes: Object.freeze({ resolve: (c: string, call?: ProgramCall) => processes.resolve(c, call) }),
   };
 }
 
@@ -122,7 +122,7 @@ export function planScopedProcesses(processes: ProcessCapability, plan: Plan): P
     return { ...request, expected: { realPath: program.realPath, sha256: program.sha256 } };
   };
   return Object.freeze({
-    resolve: (c: string) => processes.resolve(c),
+    resolve: (c: string, call?: ProgramCall) => processes.resolve(c, call),
     run: (r: RunRequest) => processes.run(scoped(r)),
     start: (r: Omit<RunRequest, 'signal'>) => processes.start(scoped(r)),
     // Background tasks belong to the session; reading or stopping one changes nothing on disk.

@@ -64,8 +64,8 @@ export const policyMessages = {
 
   executionEquivalent: (raw: string): Text =>
     text(
-      `'${raw}'에 쓰는 것은 프로그램 실행과 같아서(스크립트 .bat .cmd .ps1 .sh, 매크로 문서 .xlsm .docm .pptm, .git/hooks, .git/config) 막혀 있습니다. .txt, .xlsx, .docx 같은 형식으로 저장하거나, 꼭 필요하면 사용자가 직접 하도록 안내하세요.`,
-      `Writing '${raw}' amounts to running code (scripts .bat .cmd .ps1 .sh, macro documents .xlsm .docm .pptm, .git/hooks, .git/config), so it is blocked. Save as .txt, .xlsx or .docx instead, or tell the user to do this step themselves.`,
+      `'${raw}'에 쓰는 것은 프로그램 실행과 같아서(스크립트·실행 파일·바로 가기·설치 파일 .bat .ps1 .vbs .hta .exe .lnk .msi, 매크로 문서·서식·추가 기능 .xlsm .docm .dotm .xlam, .git 폴더와 commondir) 막혀 있습니다. .txt, .xlsx, .docx 같은 형식으로 저장하거나, 꼭 필요하면 사용자가 직접 하도록 안내하세요.`,
+      `Writing '${raw}' amounts to running code (scripts, programs, shortcuts and installers such as .bat .ps1 .vbs .hta .exe .lnk .msi; macro-enabled documents, templates and add-ins such as .xlsm .docm .dotm .xlam; anything in a .git folder or named commondir), so it is blocked. Save as .txt, .xlsx or .docx instead, or tell the user to do this step themselves.`,
     ),
 
   invalidPath: text(

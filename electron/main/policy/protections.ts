@@ -16,29 +16,68 @@ export interface Protection {
   readonly reason: Text;
 }
 
-/** SPEC G-APPROVE: writes that amount to execution. Scripts run on double-click; macros on open. */
-const EXECUTION_EXTENSIONS = ['.bat', '.cmd', '.ps1', '.sh', '.xlsm', '.docm', '.pptm'];
+/**
+ * SPEC G-APPROVE: writes that amount to execution (issue 14 class 5). A file with one of these
+ * extensions runs code when a person double-clicks or opens it, or when Windows, Office or a shell
+ * picks it up: script hosts (cmd, PowerShell, Windows Script Host, HTML applications), programs and
+ * libraries Windows loads by extension, shortcuts and URL files (they name a program), registry and
+ * setup files, installers and packages, Java archives, and every macro-enabled Office document,
+ * template and add-in (opening one can run VBA; Access databases run macros on open). A denylist of
+ * names, unlike program grammars: the set of things Windows runs by extension is closed and listed in
+ * the registry's PATHEXT / file associations, not open-ended like a program's option aliases.
+ */
+export const EXECUTION_EXTENSIONS: readonly string[] = [
+  // POSIX and Windows shells, PowerShell (scripts, modules, manifests, configurations, formats)
+  '.sh', '.bash', '.zsh', '.ksh', '.csh', '.command', '.bat', '.cmd', '.ps1', '.psm1', '.psd1', '.ps1xml', '.psc1', '.pssc', '.cdxml',
+  // Windows Script Host and HTML applications
+  '.vbs', '.vbe', '.js', '.jse', '.wsf', '.wsh', '.wsc', '.sct', '.hta',
+  // programs and libraries Windows runs or loads by extension, control panel items, screen savers, consoles
+  '.exe', '.com', '.scr', '.pif', '.dll', '.cpl', '.ocx', '.sys', '.drv', '.msc',
+  // shortcuts and files that name a program or a location to open
+  '.lnk', '.url', '.website', '.scf', '.library-ms', '.searchconnector-ms', '.desktop', '.settingcontent-ms',
+  // registry, setup information, installers and packages, ClickOnce, gadgets, help that runs script
+  '.reg', '.inf', '.msi', '.msp', '.mst', '.msix', '.msixbundle', '.appx', '.appxbundle', '.appinstaller', '.application', '.appref-ms', '.gadget', '.chm', '.hlp', '.xbap',
+  // interpreters Windows associates with a double-click when installed
+  '.jar', '.jnlp', '.py', '.pyw',
+  // Office: every macro-enabled document, template and add-in (Excel, Word, PowerPoint, Access, Visio);
+  // legacy templates and add-ins (.xla .xlt .dot .pot .ppa) carry VBA too
+  '.xlsm', '.xltm', '.xlsb', '.xlam', '.xla', '.xll', '.xlm', '.xlt',
+  '.docm', '.dotm', '.dot', '.wll',
+  '.pptm', '.potm', '.ppsm', '.ppam', '.ppa', '.sldm', '.pot',
+  '.accdb', '.accde', '.accdr', '.accda', '.mdb', '.mde', '.mda', '.ade', '.adp', '.mam', '.maq', '.mar', '.mat', '.maf', '.mav',
+  '.vsdm', '.vstm', '.vssm',
+];
+
+/** Names git reads as repository metadata wherever they appear (a `.git` gitfile, a shared `commondir`). */
+const GIT_METADATA_NAMES = new Set(['.git', 'commondir']);
 
 /**
- * Win32 drops trailing dots and spaces from names and writes `a.bat::$DATA` to `a.bat` itself, so
- * both are removed before looking at a name there. Lowercased on every platform: `RUN.BAT` runs on
- * Windows, and `X.SH` is as runnable by `sh` as `x.sh`.
+ * The names to judge: lowercased on every platform (`RUN.BAT` runs on Windows, `X.SH` is as
+ * runnable by `sh` as `x.sh`), NFC, and each name both as written and as Win32 sees it — Win32
+ * drops trailing dots and spaces and writes `a.bat::$DATA` to `a.bat` itself. Both spellings are
+ * judged everywhere: a Linux folder is often shared with Windows PCs, and on Linux `x:.vbs` ends
+ * in `.vbs` although its Win32 reading does not.
  */
-function segmentsForExecutionCheck(p: string, platform: NodeJS.Platform): string[] {
-  const segments = p.replace(/\\/g, '/').toLowerCase().split('/');
-  if (platform !== 'win32') return segments;
-  return segments.map((s, i) => (i === 0 ? s : s.replace(/:.*$/, '').replace(/[. ]+$/, '')));
+function namesForExecutionCheck(p: string): string[][] {
+  const segments = p.replace(/\\/g, '/').toLowerCase().normalize('NFC').split('/').slice(1);
+  const win32 = segments.map((s) => s.replace(/:.*$/, '').replace(/[. ]+$/, ''));
+  return [segments, win32];
 }
 
-export function isExecutionEquivalent(p: string, platform: NodeJS.Platform): boolean {
-  const segments = segmentsForExecutionCheck(p, platform);
-  const name = segments[segments.length - 1] ?? '';
-  if (EXECUTION_EXTENSIONS.some((ext) => name.endsWith(ext))) return true;
-  for (let i = 0; i + 1 < segments.length; i++) {
-    if (segments[i] !== '.git') continue;
-    // Anything in (or the folder) .git/hooks runs on the next git command; .git/config can name programs (core.pager, …).
-    if (segments[i + 1] === 'hooks') return true;
-    if (segments[i + 1] === 'config' && i + 2 === segments.length) return true;
+/**
+ * True when writing (creating, moving or copying onto) `p` amounts to running code:
+ *  - an execution-equivalent extension (above);
+ *  - any `.git` path component and any file named `commondir`: git reads its configuration there
+ *    (a `.git` file is a gitfile naming the git directory), and configuration names programs
+ *    (core.fsmonitor, core.hooksPath, filters …). Issue 14: a written `.git/commondir` or gitfile
+ *    made the auto-allowed `git status` run another repository's fsmonitor. `git~1` is the Win32
+ *    short name of `.git`.
+ */
+export function isExecutionEquivalent(p: string, _platform?: NodeJS.Platform): boolean {
+  for (const segments of namesForExecutionCheck(p)) {
+    const name = segments[segments.length - 1] ?? '';
+    if (EXECUTION_EXTENSIONS.some((ext) => name.endsWith(ext))) return true;
+    if (segments.some((s) => GIT_METADATA_NAMES.has(s) || /^git~\d+$/.test(s))) return true;
   }
   return false;
 }
@@ -63,7 +102,9 @@ export function builtinProtection(values: readonly SubjectValue[], risk: Risk, e
       return { rule: 'protected', reason: policyMessages.protectedPath(value.raw) };
     }
   }
-  if (risk === 'write' || risk === 'destructive') {
+  // A network tool's PATH values are what it writes (ssh.download's destination): a download is a
+  // write like any other. Reads and executes are not judged here (reading a .git folder is fine).
+  if (risk === 'write' || risk === 'destructive' || risk === 'network') {
     for (const value of values) {
       if (value.forms.some((form) => isExecutionEquivalent(form, env.platform))) {
         return { rule: 'execution-equivalent-write', reason: policyMessages.executionEquivalent(value.raw) };

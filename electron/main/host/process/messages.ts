@@ -121,6 +121,14 @@ function refusalText(code: ProgramRefusalCode, command: string, facts: RefusalFa
         `백그라운드 작업이 이미 ${facts.limit ?? '?'}개 실행 중입니다. shell.output으로 끝난 작업을 확인하거나 필요 없는 작업을 멈춘 뒤 다시 시작하세요.`,
         `${facts.limit ?? '?'} background tasks are already running. Check finished ones with shell.output or stop ones you no longer need, then start again.`,
       );
+    // Built with their own text by the grammar checks (grammar/messages.ts); this is the fallback.
+    case 'ARGUMENT_NOT_ALLOWED':
+    case 'PATH_NOT_ALLOWED':
+    case 'REPOSITORY_NOT_ALLOWED':
+      return text(
+        `${name}에 준 인수를 받을 수 없습니다. 허용된 옵션만 쓰고, 경로는 작업 공간 안으로 주세요.`,
+        `${name} does not accept these arguments. Use only allowed options and paths inside the workspace.`,
+      );
     default:
       return assertNever(code);
   }

@@ -1,9 +1,13 @@
 import { assertNever } from '../../../common/assert-never';
+import { isFileAccessError, type FileAccess } from '../../../common/file-access';
+import { text } from '../../../common/i18n';
 import type {
   BackgroundTaskHandle,
   CapturedOutput,
   ProcessCapability,
+  ProgramCall,
   ProgramRefusal,
+  ProgramRefusalCode,
   ResolvedProgram,
   RunOutcome,
   RunRequest,
@@ -19,9 +23,12 @@ import { ProgramDigests } from './file-digest';
 import { refusal, startFailureText } from './messages';
 import { defaultTransport, type OutputTransport } from './output-channel';
 import { SpareOutputChannels } from './spare-channel';
-import { realProgramFileView, type ProgramFileView } from './program-files';
+import { pathApiFor, realProgramFileView, type ProgramFileView } from './program-files';
 import { locateProgram } from './resolve-program';
 import { argumentProblem, cwdProblem, runLimits } from './run-request';
+import { GIT_PREFIX, hardenedGitEnv, listDrivers, probeRepository } from './git-hardening';
+import { deniedArgument, grammarFor, grammarMessages } from './grammar';
+import type { Text } from '../../../common/i18n';
 import { supervise, type SupervisedProcess } from './supervise';
 
 export interface ProcessHostOptions {
@@ -32,6 +39,18 @@ export interface ProcessHostOptions {
   /** Tests only: force the 'pipes' transport on POSIX to exercise the Windows capture path. */
   readonly transport?: OutputTransport;
   readonly maxBackgroundTasks?: number;
+  /**
+   * The file tools' confinement (the session's FileAccess): every path argument a program grammar
+   * finds is held to it, and git's repository too. Without it, a call with a path argument and
+   * every git call that needs a repository is refused (fail closed).
+   */
+  readonly paths?: Pick<FileAccess, 'check' | 'roots'>;
+}
+
+/** What runs after the checks: the program's arguments and environment, hardened. */
+interface Vetted {
+  readonly argv: readonly string[];
+  readonly env: Record<string, string>;
 }
 
 /**
@@ -53,7 +72,16 @@ export class ProcessHost implements ProcessCapability {
     this.tasks = new BackgroundTasks(options.maxBackgroundTasks ?? DEFAULT_MAX_RUNNING_TASKS);
   }
 
-  async resolve(command: string): Promise<ResolvedProgram | ProgramRefusal> {
+  async resolve(command: string, call?: ProgramCall): Promise<ResolvedProgram | ProgramRefusal> {
+    const program = await this.locate(command);
+    if (program.kind === 'refused' || call === undefined) return program;
+    const args = argumentProblem(command, call.args);
+    if (args) return args;
+    const vetted = await this.vet(program, call.args, call.cwd);
+    return 'kind' in vetted ? vetted : program;
+  }
+
+  private async locate(command: string): Promise<ResolvedProgram | ProgramRefusal> {
     const located = await locateProgram(command, {
       trustedDirs: this.options.shell.trustedDirs,
       commands: Object.keys(this.options.shell.commands),
@@ -158,7 +186,7 @@ export class ProcessHost implements ProcessCapability {
   private async prepare(request: Omit<RunRequest, 'signal'>): Promise<(PreparedRun & { readonly kind: 'prepared' }) | ProgramRefusal | StartFailure> {
     const args = argumentProblem(request.command, request.args);
     if (args) return args;
-    const program = await this.resolve(request.command);
+    const program = await this.locate(request.command);
     if (program.kind === 'refused') return program;
     const expected = request.expected;
     if (expected && (expected.realPath !== program.realPath || expected.sha256 !== program.sha256)) {
@@ -167,24 +195,95 @@ export class ProcessHost implements ProcessCapability {
     const cwd = await cwdProblem(program, request.cwd, process.platform);
     if (cwd) return cwd;
     const { timeoutMs, maxCaptureBytes } = runLimits(request, this.options.shell);
-    const env = buildChildEnv({
-      whitelist: this.options.shell.env,
-      source: this.options.environment ?? process.env,
-      platform: process.platform,
-      trustedDirs: this.options.shell.trustedDirs,
-    });
+    // The grammar, the path arguments and git's repository are judged here again, whatever
+    // precheck said: this is the run path, the one the model cannot go around.
+    const vetted = await this.vet(program, request.args, request.cwd);
+    if ('kind' in vetted) return vetted;
     return {
       kind: 'prepared',
       program,
       file: program.realPath,
       argv0: program.command,
-      args: request.args,
+      args: vetted.argv,
       cwd: request.cwd,
-      env,
+      env: vetted.env,
       timeoutMs,
       maxCaptureBytes,
       channels: this.channels,
     };
+  }
+
+  private baseEnv(): Record<string, string> {
+    return buildChildEnv({
+      whitelist: this.options.shell.env,
+      source: this.options.environment ?? process.env,
+      platform: process.platform,
+      trustedDirs: this.options.shell.trustedDirs,
+    });
+  }
+
+  /**
+   * docs/2026-12-03-programs-confined-by-grammar.md: the program's grammar (what it may be told),
+   * the administrator's denyArgs, every path argument held to the roots as file tools are, and for
+   * git the hardened environment and a repository whose places all lie inside the roots.
+   */
+  private async vet(program: ResolvedProgram, args: readonly string[], cwd: string): Promise<Vetted | ProgramRefusal> {
+    const platform = process.platform;
+    const command = program.command;
+    const refuse = (code: ProgramRefusalCode, message: Text): ProgramRefusal => ({ kind: 'refused', code, command, message });
+    const denied = deniedArgument(args, this.options.shell.commands[command]?.denyArgs ?? []);
+    if (denied) return refuse('ARGUMENT_NOT_ALLOWED', grammarMessages.adminDenied(command, denied.arg, denied.rule));
+    const base = this.baseEnv();
+    const grammar = grammarFor(command, platform);
+    // A program without a grammar is the administrator's explicit grant of its full authority
+    // (the shipped defaults list none); its arguments pass as they are.
+    if (!grammar) return { argv: args, env: base };
+    const verdict = grammar.check(args, platform);
+    if (!verdict.ok) return refuse('ARGUMENT_NOT_ALLOWED', verdict.reason);
+    const confinement = this.options.paths;
+    if ((verdict.paths.length > 0 || verdict.repository) && !confinement) return refuse('PATH_NOT_ALLOWED', grammarMessages.noConfinement(command));
+    const api = pathApiFor(platform);
+    for (const p of verdict.paths) {
+      const problem = await confinedProblem(confinement as NonNullable<typeof confinement>, api.resolve(cwd, p));
+      if (problem) return refuse('PATH_NOT_ALLOWED', grammarMessages.pathRefused(command, p, problem));
+    }
+    if (grammar.program === 'tar') {
+      const env = { ...base };
+      for (const k of Object.keys(env)) if (k.toUpperCase() === 'TAR_OPTIONS') delete env[k];
+      return { argv: verdict.argv, env };
+    }
+    if (grammar.program !== 'git') return { argv: verdict.argv, env: base };
+    const roots = confinement?.roots ?? [];
+    const probeEnv = hardenedGitEnv(base, { platform, roots });
+    if (!verdict.repository) return { argv: [...GIT_PREFIX, ...verdict.argv], env: probeEnv };
+    const held = confinement as NonNullable<typeof confinement>;
+    const places = await probeRepository(program.realPath, cwd, probeEnv);
+    if (!places) {
+      return refuse('REPOSITORY_NOT_ALLOWED', grammarMessages.repository(text('이 폴더는 작업 공간 안에 있는 git 작업 트리가 아닙니다.', 'this folder is not in a git work tree inside the workspace.')));
+    }
+    for (const [what, where] of [['work tree', places.topLevel], ['git directory', places.gitDir], ['common directory', places.commonDir]] as const) {
+      const problem = await confinedProblem(held, where);
+      if (problem) {
+        return refuse(
+          'REPOSITORY_NOT_ALLOWED',
+          grammarMessages.repository(text(`저장소의 ${what}(${where})가 작업 공간 밖이거나 보호된 위치입니다.`, `its ${what} (${where}) lies outside the workspace or in a protected location.`)),
+        );
+      }
+    }
+    const drivers = await listDrivers(program.realPath, cwd, probeEnv);
+    if (!drivers) return refuse('REPOSITORY_NOT_ALLOWED', grammarMessages.repository(text('저장소 설정을 읽지 못했습니다.', 'its configuration could not be read.')));
+    return { argv: [...GIT_PREFIX, ...verdict.argv], env: hardenedGitEnv(base, { platform, roots, drivers }) };
+  }
+}
+
+/** null when the file tools' confinement accepts the absolute path; otherwise why not. */
+async function confinedProblem(paths: Pick<FileAccess, 'check'>, absolute: string): Promise<Text | null> {
+  try {
+    await paths.check(absolute);
+    return null;
+  } catch (e) {
+    if (!isFileAccessError(e)) throw e;
+    return text(`작업 공간 밖이거나 보호된 위치입니다 (${e.code}).`, `it lies outside the workspace or in a protected location (${e.code}).`);
   }
 }
 
