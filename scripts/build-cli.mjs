@@ -153,9 +153,15 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     const { outdir, files, sources } = await buildCli(parseOutdir(process.argv.slice(2)));
     console.log(`build-cli: ${relative(process.cwd(), outdir) || '.'} (${files} files from ${sources} sources)`);
   } catch (e) {
-    // `npm ci --omit=dev` has no esbuild: the install goes on, and bin/baram.mjs runs the sources.
+    // As `npm ci`'s prepare step a failed build does not fail the install: bin/baram.mjs runs the
+    // sources instead (and says so), and the tests report what is broken (launcher.test.ts asserts
+    // that CI has a current build). `npm ci --omit=dev` has no esbuild at all.
+    if (process.env.npm_lifecycle_event !== 'prepare') throw e;
     const noEsbuild = e?.code === 'ERR_MODULE_NOT_FOUND' && String(e.message).includes("'esbuild'");
-    if (!(noEsbuild && process.env.npm_lifecycle_event === 'prepare')) throw e;
-    console.warn('build-cli: esbuild is not installed (devDependencies omitted); `baram` will run from the TypeScript sources');
+    console.warn(
+      noEsbuild
+        ? 'build-cli: esbuild is not installed (devDependencies omitted); `baram` will run from the TypeScript sources'
+        : `build-cli: the build failed, \`baram\` will run from the TypeScript sources:\n${e instanceof Error ? e.message : String(e)}`,
+    );
   }
 }
