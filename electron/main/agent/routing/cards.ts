@@ -1,0 +1,138 @@
+import type { ToolInfo } from '../../gate/catalog';
+import { withinOneEdit } from './fuzzy';
+import { toJamo } from './korean';
+import { splitWords, withoutArguments, wordsOf, type Word } from './terms';
+
+/**
+ * The routing index over tool cards. A card is what a tool already declares (name, ko/en
+ * description, keywords); each word of it is kept with the forms its stem takes and a field
+ * weight: name parts and keywords say what a tool is for (3), description words only hint (1).
+ * Every match is scaled by the term's rarity across tools (idf), so "파일" or "file", which half
+ * the tools mention, decides less than "휴지통" or "grep".
+ */
+const NAME_WEIGHT = 3;
+const KEYWORD_WEIGHT = 3;
+/** A word of a keyword phrase ("delete" of "undo delete") says less than a keyword on its own. */
+const PHRASE_WORD_WEIGHT = 2;
+/** A word right before "폴더"/"folder" names the folder ("다운로드 폴더"), not the tool. */
+const FOLDER_NAME_FACTOR = 0.25;
+const FOLDER_WORDS = new Set(['폴더', 'folder', '디렉터리', 'directory', 'dir']);
+const DESCRIPTION_WEIGHT = 1;
+
+/** How much a match counts, by kind (an exact form match counts 1). */
+export const MATCH = {
+  exact: 1,
+  /** a Hangul term inside a longer request word: "파일목록" holds "목록" */
+  compound: 0.8,
+  /** one edit apart (Latin ≥ 5 letters; Hangul ≥ 2 syllables, counted on jamo) */
+  typo: 0.6,
+  /** one Latin word starts the other (≥ 4 letters): "dir" no, "info" / "information" yes */
+  prefix: 0.6,
+  /** the request word inside a longer Hangul card term: "용량" in "디스크용량" */
+  part: 0.5,
+} as const;
+
+/**
+ * How office workers say "contains" and "text" in a request, mapped to the words the tools' cards
+ * use ("'납품 지연'이라는 문구가 들어간 문서" is a content search). Kept here, not in the frozen
+ * tools: it is about requests, and it grows with the bench corpus.
+ */
+const REQUEST_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
+  문구: ['문자열'], 문장: ['문자열'], 단어: ['문자열'], 글: ['글자'], 텍스트: ['글자'],
+  들어가: ['포함'], 들어간: ['포함'], 들어있: ['포함'], 포함되: ['포함'], 나오: ['포함'], 나온: ['포함'],
+  없애: ['삭제'],
+};
+
+function withSynonyms(forms: readonly string[]): readonly string[] {
+  const extra = forms.flatMap((f) => REQUEST_SYNONYMS[f] ?? []);
+  return extra.length === 0 ? forms : [...forms, ...extra.filter((e) => !forms.includes(e))];
+}
+
+interface Term {
+  readonly text: string;
+  readonly jamo: string;
+  readonly hangul: boolean;
+  /** [tool index, field weight × idf] */
+  readonly postings: ReadonlyArray<readonly [number, number]>;
+}
+
+export interface RoutingIndex {
+  readonly tools: readonly ToolInfo[];
+  readonly exact: ReadonlyMap<string, Term>;
+  readonly terms: readonly Term[];
+}
+
+const indexes = new WeakMap<readonly ToolInfo[], RoutingIndex>();
+
+/** Built once per tool list (the gate's list changes only when MCP tools come or go). */
+export function routingIndex(tools: readonly ToolInfo[]): RoutingIndex {
+  const cached = indexes.get(tools);
+  if (cached) return cached;
+  const perTool: Map<string, number>[] = tools.map((tool) => {
+    const weights = new Map<string, number>();
+    const add = (words: readonly Word[], weight: number) => {
+      for (const w of words) for (const f of w.forms) weights.set(f, Math.max(weights.get(f) ?? 0, weight));
+    };
+    add(wordsOf(splitWords(tool.name).join(' ')), NAME_WEIGHT);
+    for (const k of tool.keywords) {
+      const words = wordsOf(k);
+      add(words, words.length > 1 ? PHRASE_WORD_WEIGHT : KEYWORD_WEIGHT);
+    }
+    add(wordsOf(`${tool.description.ko} ${tool.description.en}`), DESCRIPTION_WEIGHT);
+    return weights;
+  });
+  const df = new Map<string, number>();
+  for (const weights of perTool) for (const t of weights.keys()) df.set(t, (df.get(t) ?? 0) + 1);
+  const postings = new Map<string, [number, number][]>();
+  perTool.forEach((weights, i) => {
+    for (const [t, w] of weights) {
+      const idf = Math.log(1 + tools.length / df.get(t)!);
+      let list = postings.get(t);
+      if (!list) postings.set(t, (list = []));
+      list.push([i, w * idf]);
+    }
+  });
+  const terms: Term[] = [...postings].map(([text, p]) => ({ text, jamo: toJamo(text), hangul: /[가-힣]/.test(text), postings: p }));
+  const index: RoutingIndex = { tools, exact: new Map(terms.map((t) => [t.text, t])), terms };
+  indexes.set(tools, index);
+  return index;
+}
+
+function fuzzyMatch(form: string, formJamo: string, hangul: boolean, term: Term): number {
+  if (hangul !== term.hangul || form === term.text) return 0;
+  const t = term.text;
+  if (hangul) {
+    if (t.length >= 2 && form.length > t.length && form.includes(t)) return MATCH.compound;
+    if (form.length >= 2 && t.length > form.length && t.includes(form)) return MATCH.part;
+    if (t.length >= 2 && form.length >= 2 && Math.abs(t.length - form.length) <= 1 && withinOneEdit(formJamo, term.jamo)) return MATCH.typo;
+    return 0;
+  }
+  if (form.length >= 5 && t.length >= 5 && withinOneEdit(form, t)) return MATCH.typo;
+  if (Math.min(form.length, t.length) >= 4 && (t.startsWith(form) || form.startsWith(t))) return MATCH.prefix;
+  return 0;
+}
+
+/** One score per tool (registry order): for each request word, its best match per tool, summed. */
+export function scoreTools(index: RoutingIndex, text: string): Float64Array {
+  const n = index.tools.length;
+  const total = new Float64Array(n);
+  const best = new Float64Array(n);
+  const words = wordsOf(withoutArguments(text));
+  words.forEach((word, k) => {
+    best.fill(0);
+    for (const form of withSynonyms(word.forms)) {
+      const exact = index.exact.get(form);
+      if (exact) for (const [i, w] of exact.postings) if (w > best[i]!) best[i] = w;
+      const formJamo = word.hangul ? toJamo(form) : form;
+      for (const term of index.terms) {
+        const m = fuzzyMatch(form, formJamo, word.hangul, term);
+        if (m === 0) continue;
+        for (const [i, w] of term.postings) if (m * w > best[i]!) best[i] = m * w;
+      }
+    }
+    const next = words[k + 1];
+    const factor = next && !FOLDER_WORDS.has(word.forms.at(-1)!) && next.forms.some((f) => FOLDER_WORDS.has(f)) ? FOLDER_NAME_FACTOR : 1;
+    for (let i = 0; i < n; i++) total[i] = total[i]! + factor * best[i]!;
+  });
+  return total;
+}
