@@ -1,10 +1,58 @@
 import { Type } from '@sinclair/typebox';
 import type { TrashEntry } from '../../electron/common/file-access';
 import { text } from '../../electron/common/i18n';
-import { defineTool, failure, isFailure, type Failure, type Plan } from '../kit/define-tool';
+import { defineTool, failure, isFailure, type Failure, type Plan, type PlanContext, type PlannedTarget } from '../kit/define-tool';
 import { countNoun, quoted } from '../kit/format';
-import { samePath } from '../kit/paths';
-import { checkSource, displayOf, expandSources, renderRun, runTargets } from '../kit/targets';
+import { isSameOrInside, samePath } from '../kit/paths';
+import { asFailure, checkSource, displayOf, expandSources, MAX_TARGETS, renderRun, runTargets } from '../kit/targets';
+
+/** Every entry below a folder, each with its fingerprint (folders too: a new file changes a folder's mtime). */
+async function folderContents(folder: string, ctx: PlanContext, room: number): Promise<PlannedTarget[] | Failure> {
+  try {
+    const entries = await ctx.files.list(folder, { recursive: true, maxEntries: room + 1 });
+    if (entries.length > room) {
+      return failure(
+        text(
+          `'${displayOf(ctx.files, folder)}' 안의 항목이 너무 많습니다 (한 번에 ${MAX_TARGETS}개까지). 안쪽 폴더를 하나씩 지우세요.`,
+          `'${displayOf(ctx.files, folder)}' holds too many entries (at most ${MAX_TARGETS} at once). Delete its subfolders one at a time.`,
+        ),
+      );
+    }
+    const listed: PlannedTarget[] = [];
+    for (const entry of entries) {
+      const fingerprint = await ctx.files.fingerprint(entry.path);
+      if (fingerprint !== null) listed.push({ path: entry.path, fingerprint });
+    }
+    // Every folder carries its count, so any of them can be judged whole or not on its own.
+    return listed.map((t) => (t.fingerprint?.type === 'directory' ? { ...t, contains: listed.filter((o) => o !== t && isSameOrInside(o.path, t.path)).length } : t));
+  } catch (e) {
+    return asFailure(e, ctx.files);
+  }
+}
+
+/** Targets not inside another target: what the person named (a file, a folder, a glob's matches). */
+function topLevel(targets: readonly PlannedTarget[]): PlannedTarget[] {
+  return targets.filter((t) => !targets.some((other) => other !== t && other.fingerprint?.type === 'directory' && isSameOrInside(t.path, other.path)));
+}
+
+/** A whole folder when all it listed is still as approved; else its listed files one by one. */
+function whatToTrash(kept: readonly PlannedTarget[]): PlannedTarget[] {
+  const out: PlannedTarget[] = [];
+  const visit = (targets: readonly PlannedTarget[]) => {
+    for (const top of topLevel(targets)) {
+      if (top.contains === undefined) {
+        out.push(top);
+        continue;
+      }
+      const below = kept.filter((t) => t !== top && isSameOrInside(t.path, top.path));
+      // Whole, or judge what is below it the same way (a subfolder may still go whole).
+      if (below.length === top.contains) out.push(top);
+      else visit(below);
+    }
+  };
+  visit(kept);
+  return out;
+}
 
 const input = Type.Object(
   {
@@ -40,22 +88,46 @@ export const filesystemDelete = defineTool({
         ),
       );
     }
-    return { targets: sources.paths.map((path, i) => ({ path, fingerprint: sources.fingerprints[i] ?? null })) };
+    // A folder lists every entry below it (SPEC G-APPROVE: every affected file is shown), each
+    // with its own fingerprint, then itself with their count (issue 14 class 6).
+    const targets: PlannedTarget[] = [];
+    for (const [i, path] of sources.paths.entries()) {
+      const fingerprint = sources.fingerprints[i] ?? null;
+      if (fingerprint?.type === 'directory') {
+        const inside = await folderContents(path, ctx, MAX_TARGETS - targets.length);
+        if (isFailure(inside)) return inside;
+        targets.push(...inside, { path, fingerprint, contains: inside.length });
+      } else {
+        targets.push({ path, fingerprint });
+      }
+    }
+    return { targets };
   },
 
   summarize(_args, plan, { files }) {
-    const first = plan.targets[0];
-    if (plan.targets.length === 1 && first) {
+    const tops = topLevel(plan.targets);
+    const first = tops[0];
+    const inside = plan.targets.length - tops.length;
+    const files_ = plan.targets.filter((t) => t.fingerprint?.type !== 'directory').length;
+    const within = inside > 0 ? text(` — 안에 든 파일 ${files_}개 포함, 목록의 항목만`, ` — including the ${files_} files inside; only the listed items`) : text('', '');
+    if (tops.length === 1 && first) {
       const shown = displayOf(files, first.path);
-      return text(`${quoted(shown, '을')} Baram 휴지통으로 옮깁니다 (되돌릴 수 있음)`, `Moves '${shown}' to Baram's trash (can be restored)`);
+      return text(
+        `${quoted(shown, '을')} Baram 휴지통으로 옮깁니다${within.ko} (되돌릴 수 있음)`,
+        `Moves '${shown}' to Baram's trash${within.en} (can be restored)`,
+      );
     }
-    const n = countNoun(plan.targets.map((t) => t.fingerprint?.type));
-    return text(`${n.ko}를 Baram 휴지통으로 옮깁니다 (되돌릴 수 있음)`, `Moves ${n.en} to Baram's trash (can be restored)`);
+    const n = countNoun(tops.map((t) => t.fingerprint?.type));
+    return text(`${n.ko}를 Baram 휴지통으로 옮깁니다${within.ko} (되돌릴 수 있음)`, `Moves ${n.en} to Baram's trash${within.en} (can be restored)`);
   },
 
   async execute(_args, ctx) {
     const { files, lang } = ctx;
-    const run = await runTargets(ctx, (t) => files.trash(t.path));
+    // The gate left out whatever changed since approval. A folder whose listed entries are all
+    // still as approved goes to the trash as one item (restored as one); otherwise only its listed,
+    // unchanged files go, one by one, and the folder stays with whatever appeared in it.
+    const acted = whatToTrash(ctx.plan.targets);
+    const run = await runTargets({ ...ctx, plan: { ...ctx.plan, targets: acted } }, (t) => files.trash(t.path));
     const trashed: TrashEntry[] = run.done.map((d) => d.value);
     const n = countNoun(run.done.map((d) => d.target.fingerprint?.type));
     const headline =

@@ -46,6 +46,11 @@ export interface PlannedTarget {
   readonly fingerprint: Fingerprint | null;
   /** filesystem.restore: the trash entry that is put back at `path`. */
   readonly trashId?: string;
+  /**
+   * A folder acted on as a whole (filesystem.delete): how many entries below it the plan lists as
+   * targets of their own. Only if all of them are still as approved may the folder go as one.
+   */
+  readonly contains?: number;
 }
 
 /** The program a command tool will run, as resolved at planning time; execution runs exactly this file. */

@@ -25,7 +25,7 @@ export function approvalDigest(tool: string, redactedArgs: unknown, plan: Plan):
     canonicalJson({
       tool,
       args: redactedArgs,
-      targets: plan.targets.map((t) => [t.path, t.to ?? null, t.fingerprint, t.trashId ?? null]),
+      targets: plan.targets.map((t) => [t.path, t.to ?? null, t.fingerprint, t.trashId ?? null, t.contains ?? null]),
       program: plan.program ?? null,
       destination: plan.destination ?? null,
       network: plan.network ?? null,

@@ -43,7 +43,7 @@ describe('filesystem.delete → filesystem.restore', () => {
     const g = await open({ files: { '옛 자료/2019/표.xlsx': 'x' }, lang: 'ko' });
     const r = await g.call('filesystem.delete', { path: '옛 자료' });
     expect(r.outcome).toBe('ok');
-    expect(g.approvals[0]!.summary.ko).toBe("'옛 자료'를 Baram 휴지통으로 옮깁니다 (되돌릴 수 있음)");
+    expect(g.approvals[0]!.summary.ko).toBe("'옛 자료'를 Baram 휴지통으로 옮깁니다 — 안에 든 파일 1개 포함, 목록의 항목만 (되돌릴 수 있음)");
     expect(await exists(g, '옛 자료')).toBe(false);
     const [id] = trashIdsOf(r.details);
     const back = await g.call('filesystem.restore', { trashId: id });
@@ -83,7 +83,7 @@ describe('filesystem.delete → filesystem.restore', () => {
     });
     const r = await g.call('filesystem.delete', { path: 'x/*.tmp' });
     expect(r.outcome).toBe('ok');
-    expect(r.text).toContain("'x/2.tmp' changed after it was approved");
+    expect(r.text).toContain('changed after approval and were left alone: x/2.tmp');
     expect(await exists(g, 'x/1.tmp')).toBe(false);
     expect(await readFile(join(g.workspace, 'x/2.tmp'), 'utf8')).toBe('changed!');
   });
