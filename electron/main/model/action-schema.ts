@@ -21,7 +21,13 @@ import { normaliseArguments } from './text-calls';
  */
 export const ACTION_SCHEMA_NAME = 'baram_action';
 
-export function buildActionSchema(tools: readonly ToolDefinition[]): object {
+export function buildActionSchema(tools: readonly ToolDefinition[], callRequired = false): object {
+  const answer = {
+    type: 'object',
+    properties: { answer: { type: 'string' } },
+    required: ['answer'],
+    additionalProperties: false,
+  };
   return {
     oneOf: [
       ...tools.map((t) => ({
@@ -30,12 +36,7 @@ export function buildActionSchema(tools: readonly ToolDefinition[]): object {
         required: ['name', 'arguments'],
         additionalProperties: false,
       })),
-      {
-        type: 'object',
-        properties: { answer: { type: 'string' } },
-        required: ['answer'],
-        additionalProperties: false,
-      },
+      ...(callRequired && tools.length > 0 ? [] : [answer]),
     ],
   };
 }

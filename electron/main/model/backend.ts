@@ -40,6 +40,8 @@ export interface GenerateRequest {
   /** Structured output for the whole answer (text events carry the JSON). Ignored in constrained mode. */
   readonly responseSchema?: object;
   readonly toolMode?: ToolMode;
+  /** `required`: the model must call a tool (native `tool_choice`; constrained: no answer branch). */
+  readonly toolChoice?: 'auto' | 'required';
   readonly signal?: AbortSignal;
   readonly maxTokens?: number;
   readonly temperature?: number;

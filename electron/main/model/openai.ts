@@ -61,13 +61,14 @@ export class OpenAiBackend implements ModelBackend {
     if (request.temperature !== undefined) body.temperature = request.temperature;
     if (constrained) {
       // No `tools` with a grammar: llama-server answers 400 to the pair (trap 4).
-      body.response_format = responseFormat(buildActionSchema(request.tools));
+      body.response_format = responseFormat(buildActionSchema(request.tools, request.toolChoice === 'required'));
     } else {
       if (request.tools.length > 0) {
         body.tools = request.tools.map((t) => ({
           type: 'function',
           function: { name: toWireName(t.name), description: t.description, parameters: t.parameters },
         }));
+        if (request.toolChoice === 'required') body.tool_choice = 'required';
       }
       if (request.responseSchema) body.response_format = responseFormat(request.responseSchema, 'baram_response');
     }
