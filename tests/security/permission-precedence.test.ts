@@ -14,7 +14,7 @@ afterAll(() => world.cleanup());
 
 const noSubject = (tool: string, extra: Partial<PermissionQuery> = {}): PermissionQuery => ({ tool, known: true, risk: 'read', subject: null, ...extra });
 
-describe('precedence: deny > protections > session grants > ask > allow > defaults', () => {
+describe('precedence: deny > protections > ask > allow > defaults; a session grant lifts only an ask', () => {
   // Each row adds a stronger layer on top of the previous one; the strongest must decide.
   const rows: { name: string; fields: Record<string, unknown>; grant?: boolean; expect: [string, string, string] }[] = [
     { name: 'defaults only', fields: {}, expect: ['allow', 'defaults.read', 'builtin'] },
@@ -34,6 +34,15 @@ describe('precedence: deny > protections > session grants > ask > allow > defaul
       expect([v.decision, v.rule, v.source]).toEqual(row.expect);
     });
   }
+
+  it('a session grant never lifts a deny: not a default deny, not with a user ask rule on top (issue 14)', async () => {
+    const target = path.join(world.ws, 'a.txt');
+    const sessionGrants = [{ tool: 'filesystem.write', kind: 'PATH' as const, values: [target] }];
+    for (const eff of [effectiveFrom({ defaults: { write: 'deny' } }), effectiveFrom({ defaults: { write: 'deny' } }, { user: { rules: { ask: ['filesystem.*'] } } })]) {
+      const v = await evaluatePermission(eff, pathQuery('filesystem.write', ['a.txt'], 'write', { sessionGrants }), world.env());
+      expect([v.decision, v.rule, v.source]).toEqual(['deny', 'defaults.write', 'admin']);
+    }
+  });
 
   it('built-in protections beat session grants, ask and allow, but an explicit deny is reported first', async () => {
     const secret = path.join(world.outside, 'secret.txt');
