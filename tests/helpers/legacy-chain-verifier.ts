@@ -9,7 +9,15 @@ import { checkpointSignatureValid, type Checkpoint } from '../../electron/main/a
 import { readLedgerRows } from '../../electron/main/audit/ledger/read-rows';
 import { computeEntryHash, GENESIS_PREV_HASH } from '../../electron/main/audit/ledger/chain';
 import { readSealEvent, type LedgerRow } from '../../electron/main/audit/ledger/rows';
-import { deriveKey, macEquals, rowMac, type SealKey } from '../../electron/main/audit/ledger/seal-key';
+import { timingSafeEqual } from 'node:crypto';
+import { deriveKey, rowMac, type SealKey } from '../../electron/main/audit/ledger/seal-key';
+
+/** seal-key.ts's macEquals as it was. */
+function macEquals(a: string, b: string): boolean {
+  const left = Buffer.from(a, 'hex');
+  const right = Buffer.from(b, 'hex');
+  return left.length === 32 && right.length === 32 && timingSafeEqual(left, right);
+}
 import type { LedgerDamage, LedgerFailure, LedgerVerdict, VerifyOptions } from '../../electron/main/audit/ledger/verify-rows';
 
 /** verifyLedger as it was: readLedgerRows into the old ChainVerifier, one row at a time. */

@@ -1,7 +1,7 @@
 import { checkpointSignatureValid, type Checkpoint } from '../checkpoint/checkpoint';
 import { computeEntryHash, GENESIS_PREV_HASH } from './chain';
 import { readSealEvent, type LedgerRow } from './rows';
-import { deriveKey, macEquals, rowMac, type SealKey } from './seal-key';
+import { deriveKey, rowMacMatches, type SealKey } from './seal-key';
 
 /**
  * What can be wrong, named for the auditor (SPEC §3 `baram audit verify`):
@@ -194,7 +194,7 @@ export class ChainVerifier {
       }
     }
     if (row.epoch < start.epoch) return fail(row.seq, 'bad-mac', `Row ${row.seq} claims epoch ${row.epoch}, before the verification key's start (${start.epoch}).`);
-    if (!macEquals(rowMac(this.keyFor(start, row.epoch), row.entryHash), row.mac)) {
+    if (!rowMacMatches(this.keyFor(start, row.epoch), row.entryHash, row.mac)) {
       return fail(row.seq, 'bad-mac', `Row ${row.seq}'s seal does not match: the row or the chain up to it was re-computed after the fact.`);
     }
     return undefined;

@@ -1,5 +1,5 @@
 import { localCheckpoints } from '../checkpoint/checkpoint-store';
-import { readLedgerRows } from './read-rows';
+import { ledgerSegments } from './read-rows';
 import { ChainVerifier, type LedgerVerdict, type VerifyOptions } from './verify-rows';
 
 /**
@@ -18,6 +18,12 @@ export function verifyLedger(dir: string, options: VerifyOptions = {}): LedgerVe
   const checkpoints = new Map((options.checkpoints ?? []).map((c) => [c.body, c]));
   for (const local of localCheckpoints(dir)) if (!checkpoints.has(local.body)) checkpoints.set(local.body, local);
   const verifier = new ChainVerifier({ ...options, checkpoints: [...checkpoints.values()] });
-  for (const row of readLedgerRows(dir)) if (!verifier.push(row, row.startsSegment)) break;
+  read: for (const { rows, startsSegment } of ledgerSegments(dir)) {
+    let first = startsSegment;
+    for (const row of rows) {
+      if (!verifier.push(row, first)) break read;
+      first = false;
+    }
+  }
   return verifier.finish();
 }
