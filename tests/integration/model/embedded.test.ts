@@ -103,6 +103,14 @@ describe('embedded node-llama-cpp with the generated GGUF', () => {
     expect(result.outcome).toBe('ok');
   });
 
+  it('Stop before the engine starts generating: aborted, no call', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const events: ModelEvent[] = [];
+    for await (const e of backend.generate({ messages: [{ role: 'user', content: 'x' }], tools: [realTool('system.info')], toolMode: 'constrained', signal: controller.signal })) events.push(e);
+    expect(events).toMatchObject([{ type: 'error', code: 'aborted' }, { type: 'finish', reason: 'error' }]);
+  });
+
   it('a file with a broken header is refused before the engine sees it (no process abort)', async () => {
     const bad = join(dir, 'no-ffn.gguf');
     writeTinyGguf(bad, { omitKeys: ['llama.feed_forward_length'] });
