@@ -37,7 +37,10 @@ export type ToolMode = 'native' | 'constrained';
 export interface GenerateRequest {
   readonly messages: readonly ModelMessage[];
   readonly tools: readonly ToolDefinition[];
-  /** Structured output for the whole answer (text events carry the JSON). Ignored in constrained mode. */
+  /**
+   * Structured output for the whole answer (text events carry the JSON). Sent instead of `tools`
+   * (a schema is a grammar, and llama-server refuses both together). Ignored in constrained mode.
+   */
   readonly responseSchema?: object;
   readonly toolMode?: ToolMode;
   /** `required`: the model must call a tool (native `tool_choice`; constrained: no answer branch). */

@@ -65,11 +65,11 @@ export class OllamaBackend implements ModelBackend {
     if (request.temperature !== undefined) options.temperature = request.temperature;
     const body: Record<string, unknown> = { model, messages: messages.map(toOllamaMessage), stream: true, options };
     if (constrained) body.format = buildActionSchema(request.tools, request.toolChoice === 'required');
+    else if (request.responseSchema) body.format = request.responseSchema;
     else {
       if (request.tools.length > 0) {
         body.tools = request.tools.map((t) => ({ type: 'function', function: { name: toWireName(t.name), description: t.description, parameters: t.parameters } }));
       }
-      if (request.responseSchema) body.format = request.responseSchema;
     }
     return body;
   }

@@ -62,6 +62,9 @@ export class OpenAiBackend implements ModelBackend {
     if (constrained) {
       // No `tools` with a grammar: llama-server answers 400 to the pair (trap 4).
       body.response_format = responseFormat(buildActionSchema(request.tools, request.toolChoice === 'required'));
+    } else if (request.responseSchema) {
+      // A schema is a grammar: llama-server refuses it together with `tools` (trap 4).
+      body.response_format = responseFormat(request.responseSchema, 'baram_response');
     } else {
       if (request.tools.length > 0) {
         body.tools = request.tools.map((t) => ({
@@ -70,7 +73,6 @@ export class OpenAiBackend implements ModelBackend {
         }));
         if (request.toolChoice === 'required') body.tool_choice = 'required';
       }
-      if (request.responseSchema) body.response_format = responseFormat(request.responseSchema, 'baram_response');
     }
     return { ...body, ...this.options.extraBody };
   }

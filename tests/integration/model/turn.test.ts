@@ -1,0 +1,43 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createBackend, generateTurn } from '../../../electron/main/model/turn';
+import { chunk, sse, startScriptedModelServer, toolCallTurn, type ScriptedModelServer } from '../../helpers/scripted-model-server';
+import { TOOLS } from './collect';
+
+let server: ScriptedModelServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe('generateTurn / createBackend', () => {
+  it('gathers one turn: text, reasoning, calls, usage, finish; events seen as they come', async () => {
+    server = await startScriptedModelServer({
+      shape: 'openai',
+      turns: [
+        sse([chunk.reasoning('먼저 읽자'), chunk.content('읽겠습니다.'), chunk.toolCalls([{ index: 0, id: 'c1', function: { name: 'filesystem_read', arguments: '{"path":"a"}' } }]), chunk.finish('tool_calls'), chunk.usage(10, 5)]),
+        toolCallTurn([{ name: 'shell_execute', arguments: { command: 'ls' } }]),
+      ],
+    });
+    const backend = createBackend(server.url, { model: 'm' });
+    expect(backend.kind).toBe('openai');
+    const seen: string[] = [];
+    const turn = await generateTurn(backend, { messages: [{ role: 'user', content: 'a' }], tools: TOOLS }, (e) => seen.push(e.type));
+    expect(turn).toEqual({
+      text: '읽겠습니다.',
+      reasoning: '먼저 읽자',
+      calls: [{ id: 'c1', name: 'filesystem.read', arguments: { path: 'a' } }],
+      malformed: [],
+      usage: { promptTokens: 10, completionTokens: 5 },
+      finish: 'tool_calls',
+    });
+    expect(seen).toEqual(['reasoning', 'text', 'tool_call', 'usage', 'finish']);
+    const second = await generateTurn(backend, { messages: [{ role: 'user', content: 'b' }], tools: TOOLS });
+    expect(second.calls.map((c) => c.name)).toEqual(['shell.execute']);
+    expect(server.chatRequests()).toHaveLength(2);
+  });
+
+  it('a file path gives the embedded backend without loading anything; ollama by kind', () => {
+    expect(createBackend('/models/qwen3-4b.gguf').kind).toBe('embedded');
+    expect(createBackend('http://127.0.0.1:11434', { kind: 'ollama' }).kind).toBe('ollama');
+  });
+});
