@@ -6,7 +6,7 @@ import { pick, type Lang } from '../../common/i18n';
 import { forbiddenKeyIn, normalizeNulls } from '../../common/normalize';
 import { assertNever } from '../../common/assert-never';
 import { isFailure, type AnyTool, type Plan, type PlanContext } from '../../../tools/kit/define-tool';
-import { evaluatePermission } from '../policy';
+import { evaluatePermission, TRANSFER_TREE_LIMIT, TRANSFER_TREE_TOO_LARGE, transferDescendants } from '../policy';
 import type { EffectivePolicy, PermissionEnv, PermissionVerdict, SessionGrant } from '../policy/types';
 import { redactSecretsDeep, redactSecretsInText } from '../audit';
 import { recordedArguments } from './audit-args';
@@ -372,6 +372,11 @@ class CallRun {
     // trashId still puts a file back at a path that a deny rule may cover).
     if (plan.targets.length === 0) return callVerdict;
     const values = plan.targets.flatMap((t) => (t.to ? [t.path, t.to] : [t.path]));
+    // A folder moved or copied brings its whole tree: every descendant and where it lands is judged too.
+    const files = this.options.capabilities.files;
+    const tree = await transferDescendants(plan.targets, (p) => files.list(p, { recursive: true, maxEntries: TRANSFER_TREE_LIMIT + 1 }).catch(() => null), this.options.permissionEnv.platform);
+    if (tree === null) return { decision: 'deny', rule: 'transfer-tree-limit', source: 'builtin', resolved: [], reason: TRANSFER_TREE_TOO_LARGE };
+    values.push(...tree);
     const verdict = await evaluatePermission(
       this.options.policy,
       { tool: tool.name, known: true, risk: tool.risk, subject: { kind: 'PATH', values } },

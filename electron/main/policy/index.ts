@@ -4,7 +4,7 @@ export { evaluatePermission } from './evaluate';
 export { loadPolicyFile, parsePolicyText, type PolicyLoadOptions } from './load';
 export { mergePolicies } from './merge';
 export { runPolicyTests, type SubjectOf } from './policy-tests';
-export { isExecutionEquivalent } from './protections';
+export { isExecutionEquivalent, TRANSFER_TREE_LIMIT, TRANSFER_TREE_TOO_LARGE, transferDescendants } from './protections';
 export { commandMatcher, hasShellMetacharacter, urlMatcher, type ValueMatcher } from './patterns';
 export { parseRule, ruleToolMatches, type ParsedRule } from './rule-syntax';
 export { PolicyFileSchema, UserSettingsSchema, policyJsonSchemaText } from './schema';

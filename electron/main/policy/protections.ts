@@ -1,7 +1,7 @@
 import type { Risk } from '../../common/domain';
-import type { Text } from '../../common/i18n';
+import { text, type Text } from '../../common/i18n';
 import { policyMessages } from './messages';
-import { isInside } from './paths';
+import { isInside, pathApi } from './paths';
 import type { SubjectValue } from './subject-view';
 import type { PermissionEnv } from './types';
 
@@ -112,4 +112,44 @@ export function builtinProtection(values: readonly SubjectValue[], risk: Risk, e
     }
   }
   return null;
+}
+
+/** A folder copy or move with more entries than this is refused: its destinations could not all be judged. */
+export const TRANSFER_TREE_LIMIT = 100_000;
+
+export const TRANSFER_TREE_TOO_LARGE: Text = text(
+  `폴더 안의 항목이 ${TRANSFER_TREE_LIMIT.toLocaleString('en')}개를 넘어 하나하나 확인할 수 없으므로 옮기거나 복사하지 않습니다. 더 작은 폴더 단위로 나누어 요청하세요.`,
+  `The folder holds more than ${TRANSFER_TREE_LIMIT.toLocaleString('en')} entries, too many to check each one, so it is not moved or copied. Ask for smaller folders one at a time.`,
+);
+
+export interface TransferTarget {
+  readonly path: string;
+  readonly to?: string;
+}
+
+/**
+ * SPEC G-APPROVE: the destinations a folder move or copy creates, its descendants included — a
+ * folder whose tree holds `run.vbs` or a `.git` directory creates them at the destination too
+ * (issue 14 classes 1 and 5), and the protections and rules must judge each of them. `list` is
+ * the file tools' recursive listing (confined; lists folders and files, `.git` included).
+ * Returns null when a tree is larger than TRANSFER_TREE_LIMIT (the caller refuses), and the
+ * sources' descendants too, so a deny rule on something inside the folder holds for the move.
+ */
+export async function transferDescendants(
+  targets: readonly TransferTarget[],
+  list: (folder: string) => Promise<readonly { readonly path: string; readonly type: string }[] | null>,
+  platform: NodeJS.Platform,
+): Promise<string[] | null> {
+  const api = pathApi(platform);
+  const out: string[] = [];
+  for (const t of targets) {
+    if (t.to === undefined) continue;
+    const entries = await list(t.path);
+    if (entries === null) continue; // not a folder
+    if (entries.length > TRANSFER_TREE_LIMIT) return null;
+    for (const e of entries) {
+      out.push(e.path, api.join(t.to, api.relative(t.path, e.path)));
+    }
+  }
+  return out;
 }
