@@ -13,8 +13,11 @@ export interface ChatMessage {
 }
 
 export interface Qwen3Counter {
-  /** The prompt text the server would feed the model. */
-  render(messages: readonly ChatMessage[], tools?: readonly unknown[]): string;
+  /**
+   * The prompt text the server would feed the model. thinking=false adds Qwen3's empty think block
+   * after the generation prompt (what a fast office setup sends: enable_thinking false).
+   */
+  render(messages: readonly ChatMessage[], tools?: readonly unknown[], thinking?: boolean): string;
   /** Token ids of a rendered prompt. */
   encode(text: string): number[];
   /** Tokens the tool list adds to a prompt: render with tools − render without. */
@@ -24,8 +27,13 @@ export interface Qwen3Counter {
 export function qwen3Counter(): Qwen3Counter {
   const tokenizer = fromPreTrained();
   const template = new Template((tokenizerConfig as { chat_template: string }).chat_template);
-  const render = (messages: readonly ChatMessage[], tools?: readonly unknown[]) =>
-    template.render({ messages: messages as unknown as Record<string, unknown>[], ...(tools && tools.length > 0 ? { tools } : {}), add_generation_prompt: true });
+  const render = (messages: readonly ChatMessage[], tools?: readonly unknown[], thinking?: boolean) =>
+    template.render({
+      messages: messages as unknown as Record<string, unknown>[],
+      ...(tools && tools.length > 0 ? { tools } : {}),
+      ...(thinking === false ? { enable_thinking: false } : {}),
+      add_generation_prompt: true,
+    });
   const encode = (text: string) => tokenizer.encode(text, { add_special_tokens: false });
   const probe: readonly ChatMessage[] = [{ role: 'user', content: '안녕하세요' }];
   return {

@@ -62,12 +62,37 @@ export interface RoutingIndex {
   readonly terms: readonly Term[];
 }
 
-const indexes = new WeakMap<readonly ToolInfo[], RoutingIndex>();
+/**
+ * Built once per tool list. The gate hands out a fresh array on every call, so the cache is keyed
+ * by what the index is made of (names, keywords, descriptions), not by identity; a few lists are
+ * kept (the list changes when MCP tools come or go).
+ */
+const indexes = new Map<string, RoutingIndex>();
+const byIdentity = new WeakMap<readonly ToolInfo[], RoutingIndex>();
+const KEPT_INDEXES = 4;
 
-/** Built once per tool list (the gate's list changes only when MCP tools come or go). */
+function signatureOf(tools: readonly ToolInfo[]): string {
+  return tools.map((t) => `${t.name}\u0001${t.keywords.join('\u0002')}\u0001${t.description.ko}\u0001${t.description.en}`).join('\u0003');
+}
+
 export function routingIndex(tools: readonly ToolInfo[]): RoutingIndex {
-  const cached = indexes.get(tools);
-  if (cached) return cached;
+  const same = byIdentity.get(tools);
+  if (same) return same;
+  const signature = signatureOf(tools);
+  const cached = indexes.get(signature);
+  // The index also holds the tools themselves (their schemas): reuse it only for equal schemas.
+  if (cached && cached.tools.every((t, i) => t.schema === tools[i]!.schema || JSON.stringify(t.schema) === JSON.stringify(tools[i]!.schema))) {
+    byIdentity.set(tools, cached);
+    return cached;
+  }
+  const index = buildIndex(tools);
+  indexes.set(signature, index);
+  if (indexes.size > KEPT_INDEXES) indexes.delete(indexes.keys().next().value!);
+  byIdentity.set(tools, index);
+  return index;
+}
+
+function buildIndex(tools: readonly ToolInfo[]): RoutingIndex {
   const perTool: Map<string, number>[] = tools.map((tool) => {
     const weights = new Map<string, number>();
     const add = (words: readonly Word[], weight: number) => {
@@ -93,9 +118,7 @@ export function routingIndex(tools: readonly ToolInfo[]): RoutingIndex {
     }
   });
   const terms: Term[] = [...postings].map(([text, p]) => ({ text, jamo: toJamo(text), hangul: /[가-힣]/.test(text), postings: p }));
-  const index: RoutingIndex = { tools, exact: new Map(terms.map((t) => [t.text, t])), terms };
-  indexes.set(tools, index);
-  return index;
+  return { tools, exact: new Map(terms.map((t) => [t.text, t])), terms };
 }
 
 function fuzzyMatch(form: string, formJamo: string, hangul: boolean, term: Term): number {
@@ -120,9 +143,17 @@ export function scoreTools(index: RoutingIndex, text: string): Float64Array {
   const words = wordsOf(withoutArguments(text));
   words.forEach((word, k) => {
     best.fill(0);
-    for (const form of withSynonyms(word.forms)) {
+    const forms = withSynonyms(word.forms);
+    let known = false;
+    for (const form of forms) {
       const exact = index.exact.get(form);
-      if (exact) for (const [i, w] of exact.postings) if (w > best[i]!) best[i] = w;
+      if (!exact) continue;
+      known = true;
+      for (const [i, w] of exact.postings) if (w > best[i]!) best[i] = w;
+    }
+    // Compounds, typos and prefixes only for a word none of whose forms is a card term: a word
+    // that matched is understood, and the pass over every term is most of the routing time.
+    for (const form of known ? [] : forms) {
       const formJamo = word.hangul ? toJamo(form) : form;
       for (const term of index.terms) {
         const m = fuzzyMatch(form, formJamo, word.hangul, term);

@@ -1,7 +1,7 @@
 import type { ToolInfo } from '../../gate/catalog';
 import type { Lang } from '../../../common/i18n';
-import { routingIndex, scoreTools } from './cards';
-import { catalogLine, definitionOf, estimateToolTokens, searchToolDefinition, type ToolDefinition } from './tool-block';
+import { routingIndex, scoreTools, type RoutingIndex } from './cards';
+import { catalogLine, definitionOf, estimateTokens, searchToolDefinition, TOOLS_PREAMBLE_TOKENS, type ToolDefinition } from './tool-block';
 
 /**
  * Which tools of a conversation have been sent with their full schema. Grow-only: a tool once
@@ -69,56 +69,105 @@ export function rankTools(text: string, tools: readonly ToolInfo[]): { name: str
     .map(({ name, score }) => ({ name, score }));
 }
 
-const fullCost = new WeakMap<readonly ToolInfo[], Map<Lang, number>>();
-function fullTokens(tools: readonly ToolInfo[], lang: Lang): number {
-  let m = fullCost.get(tools);
-  if (!m) fullCost.set(tools, (m = new Map()));
-  let n = m.get(lang);
-  if (n === undefined) m.set(lang, (n = estimateToolTokens(tools.map((t) => definitionOf(t, lang)))));
-  return n;
+/** Per tool list and language: each definition's JSON and estimated tokens, each catalog line's. */
+interface Costs {
+  readonly definitions: readonly ToolDefinition[];
+  readonly json: readonly string[];
+  readonly tokens: readonly number[];
+  readonly lines: readonly string[];
+  readonly lineTokens: readonly number[];
+  /** The search tool with an empty catalog. */
+  readonly searchBase: number;
+  /** Every tool's full schema, no search tool. */
+  readonly full: number;
 }
 
-function build(names: readonly string[], tools: readonly ToolInfo[], lang: Lang) {
-  const byName = new Map(tools.map((t) => [t.name, t]));
-  const schemas = names.filter((n) => byName.has(n));
-  const sent = new Set(schemas);
-  const catalog = tools.filter((t) => !sent.has(t.name)).map((t) => catalogLine(t, lang));
-  const definitions = [...schemas.map((n) => definitionOf(byName.get(n)!, lang)), searchToolDefinition(catalog, lang)];
-  return { schemas, catalog, definitions };
+const costCache = new WeakMap<RoutingIndex, Map<Lang, Costs>>();
+
+function costsOf(index: RoutingIndex, lang: Lang): Costs {
+  let byLang = costCache.get(index);
+  if (!byLang) costCache.set(index, (byLang = new Map()));
+  const cached = byLang.get(lang);
+  if (cached) return cached;
+  const definitions = index.tools.map((t) => definitionOf(t, lang));
+  const json = definitions.map((d) => JSON.stringify(d));
+  const tokens = json.map(estimateTokens);
+  const lines = index.tools.map((t) => catalogLine(t, lang));
+  // A line costs its text and the escaped newline before it inside the description string.
+  const lineTokens = lines.map((l) => estimateTokens(JSON.stringify(`\n${l}`).slice(1, -1)));
+  const costs: Costs = {
+    definitions,
+    json,
+    tokens,
+    lines,
+    lineTokens,
+    searchBase: estimateTokens(JSON.stringify(searchToolDefinition([], lang))),
+    full: TOOLS_PREAMBLE_TOKENS + tokens.reduce((a, b) => a + b + 1, 0),
+  };
+  byLang.set(lang, costs);
+  return costs;
+}
+
+/** Estimated block cost when the tools at `sent` (indices) get schemas: additive, for the budget loop. */
+function approxCost(costs: Costs, sent: ReadonlySet<number>): number {
+  let total = TOOLS_PREAMBLE_TOKENS + costs.searchBase + 1;
+  for (let i = 0; i < costs.tokens.length; i++) total += sent.has(i) ? costs.tokens[i]! + 1 : costs.lineTokens[i]!;
+  return total;
 }
 
 /**
  * Routes one request of a conversation. Deterministic: the same request, state and tools give the
- * same block. New tools are the best-scoring ones above the cut-offs, admitted in registry order
- * after those already offered, while the block stays within the budget.
+ * same block, and routing the same request again adds nothing. The request's tools are the
+ * best-scoring ones above the cut-offs (at most maxNew); those not yet offered are admitted, in
+ * registry order, after the tools already offered, while the block stays within the budget (the
+ * request's best tool always: a tool the request clearly needs beats the budget).
  */
 export function route(request: string, state: RoutingState, tools: readonly ToolInfo[], options: RouteOptions = {}): RouteResult {
   const lang = options.lang ?? 'ko';
   const maxNew = options.maxNew ?? 4;
   const maxOffered = options.maxOffered ?? 8;
-  const full = fullTokens(tools, lang);
-  const budget = full * (options.budgetShare ?? 0.25);
+  const index = routingIndex(tools);
+  const costs = costsOf(index, lang);
+  const budget = costs.full * (options.budgetShare ?? 0.25);
+  const position = new Map(tools.map((t, i) => [t.name, i]));
+  const sent = new Set<number>();
+  for (const name of state.offered) {
+    const i = position.get(name);
+    if (i !== undefined) sent.add(i);
+  }
   const ranked = rankTools(request, tools);
   const best = ranked[0]?.score ?? 0;
-  const order = new Map(tools.map((t, i) => [t.name, i]));
-  const chosen: string[] = [];
+  const fresh: number[] = [];
+  let picked = 0;
   for (const r of ranked) {
-    if (chosen.length >= maxNew || state.offered.length + chosen.length >= maxOffered) break;
-    if (r.score < MIN_SCORE || r.score < best * RELATIVE_CUTOFF) break;
-    if (state.offered.includes(r.name)) continue;
-    const trial = [...chosen, r.name].sort((a, b) => order.get(a)! - order.get(b)!);
-    // The first new tool is always admitted (a tool the request clearly needs beats the budget).
-    if (chosen.length > 0 && estimateToolTokens(build([...state.offered, ...trial], tools, lang).definitions) > budget) continue;
-    chosen.splice(0, chosen.length, ...trial);
+    if (picked >= maxNew || r.score < MIN_SCORE || r.score < best * RELATIVE_CUTOFF) break;
+    const i = position.get(r.name)!;
+    if (sent.has(i) && !fresh.includes(i)) {
+      picked++;
+      continue;
+    }
+    if (state.offered.length + fresh.length >= maxOffered) break;
+    sent.add(i);
+    if (picked > 0 && approxCost(costs, sent) > budget) {
+      sent.delete(i);
+      continue;
+    }
+    fresh.push(i);
+    picked++;
   }
-  const added = state.admit(chosen);
-  const { schemas, catalog, definitions } = build(state.offered, tools, lang);
+  const added = state.admit(fresh.sort((a, b) => a - b).map((i) => tools[i]!.name));
+  const schemaIdx = state.offered.map((n) => position.get(n)).filter((i): i is number => i !== undefined);
+  const inBlock = new Set(schemaIdx);
+  const catalog = costs.lines.filter((_, i) => !inBlock.has(i));
+  const search = searchToolDefinition(catalog, lang);
+  const searchJson = JSON.stringify(search);
+  const routed = TOOLS_PREAMBLE_TOKENS + schemaIdx.reduce((a, i) => a + costs.tokens[i]! + 1, 0) + estimateTokens(searchJson) + 1;
   return {
-    schemas,
+    schemas: schemaIdx.map((i) => tools[i]!.name),
     catalog,
-    toolBlock: JSON.stringify(definitions),
-    definitions,
-    tokens: { routed: estimateToolTokens(definitions), full },
+    toolBlock: `[${[...schemaIdx.map((i) => costs.json[i]!), searchJson].join(',')}]`,
+    definitions: [...schemaIdx.map((i) => costs.definitions[i]!), search],
+    tokens: { routed, full: costs.full },
     added,
   };
 }

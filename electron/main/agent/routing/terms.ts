@@ -13,7 +13,7 @@ export interface Word {
 const KOREAN_STOP = new Set([
   '좀', '주세요', '줘', '줘요', '해', '해요', '해줘', '해주세요', '하', '주', '되', '있', '없', '그', '이', '저', '그리고', '다음', '것', '거',
   '수', '내', '제', '나', '우리', '모든', '전부', '다', '한번', '지금', '뭐', '어떤', '무슨', '어디', '언제', '오늘', '좀더', '그거', '이거',
-  '먼저', '그다음', '후', '뒤', '안', '중', '부탁', '부탁해', '요', '혹시', '바로', '같', '싶', '알리', '알', '말', '있는', '있어', '해서', '하고',
+  '뭐가', '무엇', '무엇을', '먼저', '그다음', '후', '뒤', '안', '중', '부탁', '부탁해', '요', '혹시', '바로', '같', '싶', '알리', '알', '말', '있는', '있어', '해서', '하고',
 ]);
 
 /**
@@ -27,7 +27,10 @@ export function splitWords(text: string): string[] {
 export function wordOf(surface: string): Word | null {
   if (hasHangul(surface)) {
     if (KOREAN_STOP.has(surface) || isParticle(surface)) return null;
-    const forms = koreanStemCandidates(surface).filter((f) => !KOREAN_STOP.has(f));
+    const candidates = koreanStemCandidates(surface);
+    // "있는지" → 있, "뭐가" → 뭐: a word whose stem says nothing is dropped whole.
+    if (KOREAN_STOP.has(candidates.at(-1)!)) return null;
+    const forms = candidates.filter((f) => !KOREAN_STOP.has(f));
     return forms.length > 0 ? { surface, forms, hangul: true } : null;
   }
   if (/^[0-9]+$/.test(surface) || surface.length < 2 || ENGLISH_STOP.has(surface)) return null;
