@@ -98,12 +98,12 @@ function buildIndex(tools: readonly ToolInfo[]): RoutingIndex {
     const add = (words: readonly Word[], weight: number) => {
       for (const w of words) for (const f of w.forms) weights.set(f, Math.max(weights.get(f) ?? 0, weight));
     };
-    add(wordsOf(splitWords(tool.name).join(' ')), NAME_WEIGHT);
+    add(wordsOf(splitWords(tool.name).join(' '), true), NAME_WEIGHT);
     for (const k of tool.keywords) {
-      const words = wordsOf(k);
+      const words = wordsOf(k, true);
       add(words, words.length > 1 ? PHRASE_WORD_WEIGHT : KEYWORD_WEIGHT);
     }
-    add(wordsOf(`${tool.description.ko} ${tool.description.en}`), DESCRIPTION_WEIGHT);
+    add(wordsOf(`${tool.description.ko} ${tool.description.en}`, true), DESCRIPTION_WEIGHT);
     return weights;
   });
   const df = new Map<string, number>();

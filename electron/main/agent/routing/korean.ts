@@ -6,8 +6,8 @@
  *
  * Without a dictionary a suffix cannot always be told from the end of a noun ("추가" ends in the
  * particle 가, "보고" in the ending 고), so `koreanStemCandidates` returns every form on the way
- * (the word itself first) and the router takes the best match; `stemKorean` returns the last,
- * most-stripped form. Rules, in order:
+ * (the word itself first) and the router takes the best match; `stemKorean` returns the
+ * most-stripped form (the last one, before an unfolded guess, see koreanStemCandidates). Rules, in order:
  *   1. particles (을/를/이/가/은/는/에/에서/으로/로/의/와/과/도/만/까지/부터 and a few more), at most
  *      two ("폴더에서도" is one entry), longest first; one-syllable particles that also end common
  *      nouns (이, 가, 도, 의, 로, …) need two syllables left;
@@ -168,14 +168,19 @@ function uncontract(word: string): string | null {
   return null;
 }
 
-/** Every form from the word itself to its most-stripped stem, without repeats. */
-export function koreanStemCandidates(word: string): string[] {
+/**
+ * Every form from the word itself to its most-stripped stem, without repeats. `unfold` adds the
+ * stem under a folded adnominal ㄴ/ㄹ ("고친" → "고치"): right for a request, wrong for the tools'
+ * cards, whose nouns would sprout false stems ("지원" → "지워", which then meets "지워줘").
+ */
+export function koreanStemCandidates(word: string, unfold = true): string[] {
   const out: string[] = [word];
   const push = (w: string | null): string | null => {
     if (w && w.length > 0 && !out.includes(w)) out.push(w);
     return w;
   };
   let s = word;
+  let unfolded: string | null = null;
   for (let i = 0; i < 2; i++) {
     const next = stripOne(s, PARTICLES_SORTED);
     if (!next) break;
@@ -199,17 +204,18 @@ export function koreanStemCandidates(word: string): string[] {
     if (start === s) s = stem ?? e;
     // "고친" → "고치", "만들" stays: an adnominal ㄴ/ㄹ folded into the last syllable. Only a
     // candidate, never the stem: "파일" ends in ㄹ too.
-    const unfolded = start === s ? dropFoldedTail(stem ?? e) : null;
-    if (unfolded) push(unfolded);
+    if (unfold && start === s) unfolded = dropFoldedTail(stem ?? e);
   }
   // The most-stripped form of the first pass goes last, so stemKorean can take it.
   const primary = s;
   const i = out.indexOf(primary);
-  if (i >= 0 && i !== out.length - 1) { out.splice(i, 1); out.push(primary); }
+  if (i > 0 && i !== out.length - 1) { out.splice(i, 1); out.push(primary); }
+  // The unfolded guess goes after the stem: it is the least certain form.
+  if (unfolded && !out.includes(unfolded)) out.push(unfolded);
   return out;
 }
 
 /** The bare stem: "보고서를" → "보고서", "정리해줘" → "정리", "옮겨서" → "옮기", "찾아줘" → "찾". */
 export function stemKorean(word: string): string {
-  return koreanStemCandidates(word).at(-1)!;
+  return koreanStemCandidates(word, false).at(-1)!;
 }

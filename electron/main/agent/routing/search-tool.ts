@@ -37,7 +37,7 @@ export function answerToolSearch(args: unknown, tools: readonly ToolInfo[], lang
   const named = query
     .split(/[\s,]+/)
     .map((w) => fromWireName(w, known))
-    .filter((n): n is string => n !== null);
+    .filter((n) => known.includes(n));
   const ranked = rankTools(query, tools).filter((r) => r.name !== SEARCH_TOOL_NAME);
   const best = ranked[0]?.score ?? 0;
   const names = named.length > 0 ? [...new Set(named)] : ranked.filter((r) => r.score >= best * SEARCH_CUTOFF).slice(0, SEARCH_LIMIT).map((r) => r.name);

@@ -24,10 +24,11 @@ export function splitWords(text: string): string[] {
   return text.toLowerCase().match(/[가-힣]+|[a-z]+|[0-9]+/g) ?? [];
 }
 
-export function wordOf(surface: string): Word | null {
+/** `card`: a word of a tool's card (keywords, description), stemmed without request-only guesses. */
+export function wordOf(surface: string, card = false): Word | null {
   if (hasHangul(surface)) {
     if (KOREAN_STOP.has(surface) || isParticle(surface)) return null;
-    const candidates = koreanStemCandidates(surface);
+    const candidates = koreanStemCandidates(surface, !card);
     // "있는지" → 있, "뭐가" → 뭐: a word whose stem says nothing is dropped whole.
     if (KOREAN_STOP.has(candidates.at(-1)!)) return null;
     const forms = candidates.filter((f) => !KOREAN_STOP.has(f));
@@ -52,13 +53,13 @@ export function withoutArguments(text: string): string {
 }
 
 /** The routing words of a text, in order, without repeats of the same surface. */
-export function wordsOf(text: string): Word[] {
+export function wordsOf(text: string, card = false): Word[] {
   const seen = new Set<string>();
   const out: Word[] = [];
   for (const s of splitWords(text)) {
     if (seen.has(s)) continue;
     seen.add(s);
-    const w = wordOf(s);
+    const w = wordOf(s, card);
     if (w) out.push(w);
   }
   return out;
