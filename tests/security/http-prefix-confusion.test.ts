@@ -170,6 +170,19 @@ describe('the permission layer refuses ambiguous URLs before any rule (real gate
     expect(g.approvals).toEqual([]);
   });
 
+  it('attack: a user name before @ hides the real host; denied at layer 1, the name (a token?) is neither echoed nor recorded', async () => {
+    const g = await open({ policy: policyFor() });
+    const outsideBefore = outside.connections();
+    const r = await g.call('http.request', { url: `http://${site.host}:${site.port}:tok3n-value@127.0.0.2:${outside.port}/wiki/page` });
+    expect(r.outcome).toBe('denied');
+    expect(r.text).toMatch(/user name before '@'/);
+    expect(r.text).not.toContain('tok3n-value');
+    expect(outside.connections()).toBe(outsideBefore);
+    const decided = (await g.auditEvents()).filter((e) => e.type === 'permission.decided');
+    expect(decided[0]).toMatchObject({ decision: 'deny', rule: 'ambiguous-url' });
+    expect(JSON.stringify(decided)).not.toContain('tok3n-value');
+  });
+
   it('Korean signpost for the model', async () => {
     const g = await open({ policy: policyFor(), lang: 'ko' });
     const r = await g.call('http.request', { url: `${site.origin}/wiki/..;/admin` });

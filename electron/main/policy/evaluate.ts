@@ -5,7 +5,7 @@ import { compilePattern, hasShellMetacharacter, type ValueMatcher } from './patt
 import { builtinProtection } from './protections';
 import { foldCase } from './paths';
 import { parseRule, ruleToolMatches } from './rule-syntax';
-import { ambiguousUrlMessage, urlAmbiguity } from './url-shape';
+import { ambiguousUrlMessage, urlAmbiguity, urlWithoutCredentials } from './url-shape';
 import { readSubject, type SubjectValue, type SubjectView } from './subject-view';
 import type { EffectivePolicy, PermissionEnv, PermissionQuery, PermissionVerdict, SourcedRule } from './types';
 
@@ -84,8 +84,11 @@ async function decide(eff: EffectivePolicy, q: PermissionQuery, env: PermissionE
     // Before any rule: an allow prefix would not match such a URL, but neither would a deny rule
     // for where the server actually goes (`/wiki/..%2fadmin` is `/admin` to nginx).
     for (const v of view.values) {
-      const ambiguity = urlAmbiguity(new URL(v.key), v.raw);
-      if (ambiguity) return verdict('deny', 'ambiguous-url', 'builtin', [v.key], ambiguousUrlMessage(v.key, ambiguity));
+      const url = new URL(v.key);
+      const ambiguity = urlAmbiguity(url, v.raw);
+      if (!ambiguity) continue;
+      const shown = urlWithoutCredentials(url);
+      return verdict('deny', 'ambiguous-url', 'builtin', [shown], ambiguousUrlMessage(shown, ambiguity));
     }
   }
   const merged = await judge(eff, q, env, view);

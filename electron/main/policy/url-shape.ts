@@ -69,7 +69,8 @@ function pathAmbiguity(path: string): UrlAmbiguity | null {
  */
 export function urlAmbiguity(url: URL, raw?: string): UrlAmbiguity | null {
   if (raw !== undefined && raw.includes('\\')) return { kind: 'backslash', piece: '\\' };
-  if (url.username !== '' || url.password !== '') return { kind: 'userinfo', piece: `${url.username}${url.password ? ':…' : ''}@` };
+  // The user name itself may be a token: never echoed.
+  if (url.username !== '' || url.password !== '') return { kind: 'userinfo', piece: '***@' };
   // `http://evil.example#@intranet.example/` names one host to a reader and another to the parser.
   if (url.hash.includes('@')) return { kind: 'fragment-host', piece: url.hash };
   if (raw !== undefined) {
@@ -77,6 +78,15 @@ export function urlAmbiguity(url: URL, raw?: string): UrlAmbiguity | null {
     if (written) return written;
   }
   return pathAmbiguity(url.pathname);
+}
+
+/** The URL with any user name and password replaced, for messages and records. */
+export function urlWithoutCredentials(url: URL): string {
+  if (!url.username && !url.password) return url.href;
+  const copy = new URL(url.href);
+  copy.username = '***';
+  copy.password = '';
+  return copy.href;
 }
 
 /** What the model is told (G-SIGNPOST), Korean first: what is wrong and what to write instead. */
