@@ -14,6 +14,7 @@ import { detailOf, errorBodyDetail, M } from './messages';
 import { aborted, failed } from './openai';
 import { bodyChunks, lines } from './stream';
 import { normaliseArguments, TextCallFilter } from './text-calls';
+import { ThinkSplitter } from './think';
 
 /**
  * Ollama's native `/api/chat` (NDJSON). Only this API takes `options.num_ctx`: on `/v1` Ollama
@@ -118,6 +119,15 @@ export class OllamaBackend implements ModelBackend {
     const pending: { id?: string; name: string; args: unknown }[] = [];
     let content = '';
     let final: Record<string, unknown> | undefined;
+    const think = new ThinkSplitter();
+    const afterThink = function* (part: { reasoning: string; text: string }): Generator<ModelEvent> {
+      if (part.reasoning) yield { type: 'reasoning', delta: part.reasoning };
+      if (!part.text) return;
+      content += part.text;
+      if (request.toolMode === 'constrained') return;
+      const out = filter.push(part.text);
+      if (out) yield { type: 'text', delta: out };
+    };
     try {
       for await (const line of lines(bodyChunks(res.body))) {
         if (!line.trim()) continue;
@@ -130,13 +140,7 @@ export class OllamaBackend implements ModelBackend {
         if (obj.error !== undefined) return yield* failed('server', M.server(errorBodyDetail(obj, line)));
         const message = (obj.message ?? {}) as Record<string, unknown>;
         if (typeof message.thinking === 'string' && message.thinking) yield { type: 'reasoning', delta: message.thinking };
-        if (typeof message.content === 'string' && message.content) {
-          content += message.content;
-          if (request.toolMode !== 'constrained') {
-            const out = filter.push(message.content);
-            if (out) yield { type: 'text', delta: out };
-          }
-        }
+        if (typeof message.content === 'string' && message.content) yield* afterThink(think.push(message.content));
         if (Array.isArray(message.tool_calls)) {
           for (const c of message.tool_calls as Record<string, unknown>[]) {
             const fn = (c.function ?? {}) as Record<string, unknown>;
@@ -156,6 +160,7 @@ export class OllamaBackend implements ModelBackend {
     }
     if (signal?.aborted) return yield* aborted();
     if (!final) return yield* failed('truncated', M.truncated());
+    yield* afterThink(think.end());
 
     const evaluated = typeof final.prompt_eval_count === 'number' ? final.prompt_eval_count : undefined;
     const generated = typeof final.eval_count === 'number' ? final.eval_count : undefined;

@@ -14,6 +14,7 @@ import { buildActionSchema, constrainedMessages, parseAction, responseFormat } f
 import { detailOf, errorBodyDetail, M } from './messages';
 import { bodyChunks, sseEvents } from './stream';
 import { normaliseArguments, TextCallFilter } from './text-calls';
+import { ThinkSplitter } from './think';
 
 /**
  * One client for every OpenAI-compatible chat-completions server: llama.cpp `llama-server`, vLLM,
@@ -229,6 +230,7 @@ class Accumulator {
   private readonly calls: PendingCall[] = [];
   private readonly byIndex = new Map<number, PendingCall>();
   private readonly filter: TextCallFilter;
+  private readonly think = new ThinkSplitter();
   private lastUsage: Usage | undefined;
   private content = '';
 
@@ -241,9 +243,15 @@ class Accumulator {
   }
 
   *text(delta: string): Generator<ModelEvent> {
-    this.content += delta;
+    yield* this.afterThink(this.think.push(delta));
+  }
+
+  private *afterThink(part: { reasoning: string; text: string }): Generator<ModelEvent> {
+    if (part.reasoning) yield { type: 'reasoning', delta: part.reasoning };
+    if (!part.text) return;
+    this.content += part.text;
     if (this.request.toolMode === 'constrained') return; // one JSON action, read at the end
-    const out = this.filter.push(delta);
+    const out = this.filter.push(part.text);
     if (out) yield { type: 'text', delta: out };
   }
 
@@ -290,6 +298,7 @@ class Accumulator {
   *end(complete: boolean): Generator<ModelEvent> {
     const reason = normaliseFinish(this.finishReason);
     if (!complete) return yield* failed('truncated', M.truncated());
+    yield* this.afterThink(this.think.end());
     if (reason === 'length') {
       // Whatever was received of a call is cut: show the prose, never a call.
       if (this.request.toolMode !== 'constrained') {

@@ -59,6 +59,13 @@ describe('Ollama native /api/chat (NDJSON)', () => {
     expect(calls(await collect(backend)).map((c) => c.arguments)).toEqual([{ path: 'b' }]);
   });
 
+  it('<think> in the content (no think split by the server) goes to reasoning', async () => {
+    const backend = await backendFor([ndjson([line({ content: '<think>생각' }), line({ content: '</thi' }), line({ content: 'nk>답입니다' }), doneLine()])]);
+    const events = await collect(backend);
+    expect(reasoning(events)).toBe('생각');
+    expect(text(events)).toBe('답입니다');
+  });
+
   it('the error line at the end of a stream (parser error) → server error, nothing executed', async () => {
     const backend = await backendFor([ndjson([line({ content: '<tool_call>{"name": "filesystem_read", "argu' }), { error: 'failed to parse JSON: unexpected end of JSON input' }])]);
     const events = await collect(backend);

@@ -327,6 +327,22 @@ describe('OpenAI-compatible: calls the server left in the content', () => {
   });
 });
 
+describe('OpenAI-compatible: reasoning left in the content', () => {
+  it('<think>…</think> before a Hermes call goes to reasoning, split anywhere', async () => {
+    const content = '<think>\n경로를 확인해야 한다.\n</think>\n\n<tool_call>\n{"name": "filesystem_read", "arguments": {"path": "a.txt"}}\n</tool_call>';
+    const events = await collect(await backendFor([sse([...[...content].map((c) => chunk.content(c)), chunk.finish('stop')])]));
+    expect(reasoning(events).trim()).toBe('경로를 확인해야 한다.');
+    expect(text(events)).toBe('');
+    expect(calls(events)).toMatchObject([{ name: 'filesystem.read', arguments: { path: 'a.txt' } }]);
+  });
+
+  it('an empty think block before a constrained answer (Qwen3 enable_thinking=false) does not break the action', async () => {
+    const events = await collect(await backendFor([textTurn('<think>\n\n</think>\n\n{"answer": "완료했습니다."}')]), { toolMode: 'constrained' });
+    expect(text(events)).toBe('완료했습니다.');
+    expect(malformed(events)).toEqual([]);
+  });
+});
+
 describe('OpenAI-compatible: what is sent', () => {
   it('native: tools with wire names; history with re-serialised arguments and tool results', async () => {
     const backend = await backendFor([textTurn('done')]);

@@ -5,6 +5,7 @@ import { buildActionSchema, parseAction, toGrammarSchema } from '../../../electr
 import { lines, sseEvents } from '../../../electron/main/model/stream';
 import { parseTextCalls, TextCallFilter } from '../../../electron/main/model/text-calls';
 import { normaliseFinish } from '../../../electron/main/model/openai';
+import { splitThink, ThinkSplitter } from '../../../electron/main/model/think';
 import { builtinTools } from '../../../tools/registry';
 
 async function* bytes(chunks: Uint8Array[]): AsyncGenerator<Uint8Array> {
@@ -166,5 +167,28 @@ describe('action schema and grammar conversion', () => {
       },
       additionalProperties: false,
     });
+  });
+});
+
+describe('think blocks in the content', () => {
+  it('split at every character gives the same as whole', () => {
+    const content = '  <think>추론 <b>중</b></think>\n\n답: 42';
+    const s = new ThinkSplitter();
+    let r = '';
+    let t = '';
+    for (const ch of content) {
+      const p = s.push(ch);
+      r += p.reasoning;
+      t += p.text;
+    }
+    const e = s.end();
+    expect({ reasoning: r + e.reasoning, text: t + e.text }).toEqual({ reasoning: '추론 <b>중</b>', text: '답: 42' });
+    expect(splitThink(content)).toEqual({ reasoning: '추론 <b>중</b>', text: '답: 42' });
+  });
+
+  it('text that only looks like it at first is text; an unclosed block is reasoning', () => {
+    expect(splitThink('<thin client>')).toEqual({ reasoning: '', text: '<thin client>' });
+    expect(splitThink('답 <think>x</think>')).toEqual({ reasoning: '', text: '답 <think>x</think>' });
+    expect(splitThink('<think>끝나지 않음')).toEqual({ reasoning: '끝나지 않음', text: '' });
   });
 });
