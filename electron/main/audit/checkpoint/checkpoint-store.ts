@@ -1,8 +1,11 @@
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AuditLedger } from '../ledger/audit-ledger';
 import { EPOCH_MS } from '../ledger/epochs';
 import { checkpointOrigin, formatCheckpoint, parseCheckpoint, type Checkpoint } from './checkpoint';
+import { checkpointFiles, checkpointsDir } from './checkpoint-files';
+
+export { checkpointFloor, checkpointsDir, localCheckpoints } from './checkpoint-files';
 
 /**
  * Checkpoints of a ledger folder: written as text files under `checkpoints/` and recorded in the
@@ -10,10 +13,6 @@ import { checkpointOrigin, formatCheckpoint, parseCheckpoint, type Checkpoint } 
  * counts is the one security staff print or photograph (qr.ts): files on the machine can be deleted
  * by whoever can delete rows.
  */
-export function checkpointsDir(ledgerDir: string): string {
-  return join(ledgerDir, 'checkpoints');
-}
-
 export interface TakenCheckpoint {
   readonly text: string;
   readonly file: string;
@@ -54,51 +53,8 @@ export function latestCheckpointText(ledgerDir: string): string | undefined {
   return newest ? readFileSync(newest.file, 'utf8') : undefined;
 }
 
-/**
- * The checkpoints kept in the ledger folder, oldest first; a file that does not parse is skipped
- * (it proves nothing about the ledger either way). verify checks them with those it is given.
- */
-export function localCheckpoints(ledgerDir: string): Checkpoint[] {
-  return checkpointFiles(ledgerDir).flatMap(({ file }) => {
-    const checkpoint = readCheckpoint(file);
-    return checkpoint ? [checkpoint] : [];
-  });
-}
-
-/**
- * The highest seq a checkpoint in the ledger folder covers (0 when there is none): the ledger can
- * never legitimately end below it, so the writer refuses to append when it does (audit-ledger.ts).
- * The file names carry the seq, so only the files naming the highest ones are read, until one parses.
- */
-export function checkpointFloor(ledgerDir: string): { readonly seq: number; readonly file?: string } {
-  const files = checkpointFiles(ledgerDir).sort((a, b) => b.namedSeq - a.namedSeq || b.takenAt - a.takenAt);
-  for (const { file } of files) {
-    const checkpoint = readCheckpoint(file);
-    if (checkpoint) return { seq: checkpoint.size, file };
-  }
-  return { seq: 0 };
-}
-
-function readCheckpoint(file: string): Checkpoint | undefined {
-  try {
-    return parseCheckpoint(readFileSync(file, 'utf8'));
-  } catch {
-    return undefined;
-  }
-}
-
 function latestCheckpointTime(ledgerDir: string): number | undefined {
   return checkpointFiles(ledgerDir).at(-1)?.takenAt;
-}
-
-function checkpointFiles(ledgerDir: string): { file: string; namedSeq: number; takenAt: number }[] {
-  const dir = checkpointsDir(ledgerDir);
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .map((name) => /^checkpoint-(\d{12})-(\d+)\.txt$/.exec(name))
-    .filter((m): m is RegExpExecArray => m !== null)
-    .map((m) => ({ file: join(dir, m[0]), namedSeq: Number(m[1]), takenAt: Number(m[2]) }))
-    .sort((a, b) => a.takenAt - b.takenAt);
 }
 
 /** temp + fsync + rename: a checkpoint file is either complete or absent. */

@@ -6,7 +6,7 @@ import { redactSecretsDeep } from '../redact';
 import { buildEventBody, encodeEventBody, type LedgerIdentity } from './canonical-event';
 import { computeEntryHash, GENESIS_PREV_HASH } from './chain';
 import { epochOf, monthEndMs, monthOf, monthStartMs } from './epochs';
-import { checkpointFloor } from '../checkpoint/checkpoint-store';
+import { checkpointFloor } from '../checkpoint/checkpoint-files';
 import { deriveKey, formatVerificationKey, rowMac, SealKeyFile, type SealKey } from './seal-key';
 import { listSegments, openSegmentRows, openSegmentWriter, segmentFile, type WriterOptions } from './segments';
 import { readSealEvent, SEAL_EVENT, type LedgerHead } from './rows';

@@ -1,4 +1,4 @@
-import { localCheckpoints } from '../checkpoint/checkpoint-store';
+import { localCheckpoints } from '../checkpoint/checkpoint-files';
 import { ledgerSegments } from './read-rows';
 import { ChainVerifier, type LedgerVerdict, type VerifyOptions } from './verify-rows';
 
