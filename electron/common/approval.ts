@@ -28,8 +28,12 @@ export interface ApprovalRequest {
 }
 
 export interface ApprovalTarget {
+  /** Relative to the workspace root that holds it ("보고서/2024.xlsx"), for compact lists. */
   readonly path: string;
   readonly to?: string;
+  /** The absolute paths, which the person sees too ("D:\\정리\\2024\\…"): no doubt about which folder. */
+  readonly absolutePath: string;
+  readonly absoluteTo?: string;
   /** True when the target exists and would be replaced. */
   readonly exists: boolean;
 }

@@ -406,6 +406,8 @@ class CallRun {
       targets: plan.targets.map((t) => ({
         path: files.display(t.path),
         ...(t.to ? { to: files.display(t.to) } : {}),
+        absolutePath: t.path,
+        ...(t.to ? { absoluteTo: t.to } : {}),
         exists: t.fingerprint !== null,
       })),
       ...(plan.preview !== undefined ? { preview: plan.preview } : {}),
@@ -542,12 +544,13 @@ async function askWithTimeout(
 ): Promise<Answered> {
   if (!broker) return { decision: { choice: 'deny', approver: 'none' } };
   const controller = new AbortController();
-  const onOuterAbort = () => controller.abort();
+  const onOuterAbort = () => controller.abort('cancelled');
   outer.addEventListener('abort', onOuterAbort, { once: true });
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<GateDecision>((resolve) => {
     timer = setTimeout(() => {
-      controller.abort();
+      // The reason tells a broker which line to show ("timed out" or "stopped").
+      controller.abort('timeout');
       resolve({ choice: 'deny', approver: 'timeout' });
     }, timeoutMs);
   });
