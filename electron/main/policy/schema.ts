@@ -50,7 +50,7 @@ const nonEmptyStrings = (description: string) => Type.Array(Type.String({ minLen
 const ShellCommandSchema = Type.Object(
   {
     denyArgs: Type.Optional(
-      nonEmptyStrings('Arguments this program may not receive (exact, or "--flag" also refusing "--flag=value").'),
+      nonEmptyStrings('Arguments this program may not receive, on top of its grammar (exact, or "--flag" also refusing "--flag=value").'),
     ),
   },
   closed,
@@ -58,7 +58,7 @@ const ShellCommandSchema = Type.Object(
 
 const ShellSchema = Type.Object(
   {
-    commands: Type.Optional(mapOf(ShellCommandSchema, 'Whitelisted programs by bare name ("git", never a path).')),
+    commands: Type.Optional(mapOf(ShellCommandSchema, 'Whitelisted programs by bare name ("git", never a path). git, hostname, ping, find and tar are confined by built-in grammars (read-only subcommands and options, path arguments inside the workspace); any other program runs with the user’s full authority.')),
     trustedDirs: Type.Optional(nonEmptyStrings('Folders programs are resolved from (absolute or ~/…); never the working directory.')),
     env: Type.Optional(
       Type.Array(
