@@ -183,9 +183,15 @@ console.log(`(literal reading) share of the follow-up's own tokens in that prefi
 }
 
 // ── 3. routing time per turn ─────────────────────────────────────────────────────────────────
+// Once per tool list (cached by content; a list the router has not seen — an MCP server came or
+// went — is indexed on its first turn): simulated by a list whose first tool has one more keyword.
+const changed = tools.map((t, i) => (i === 0 ? { ...t, keywords: [...t.keywords, 'bench'] } : t));
 const coldStart = performance.now();
-route(routingCorpus[0]!.request, new RoutingState(), toolCatalog(), { lang: 'ko' }); // a new tool list: index built
+route(routingCorpus[0]!.request, new RoutingState(), changed, { lang: 'ko' });
 const cold = performance.now() - coldStart;
+const sameStart = performance.now();
+route(routingCorpus[0]!.request, new RoutingState(), toolCatalog(), { lang: 'ko' }); // a fresh array from the gate, same content
+const fresh = performance.now() - sameStart;
 const times: number[] = [];
 const cpuTimes: number[] = [];
 for (let round = 0; round < TIMED_ROUNDS + 5; round++) {
@@ -206,7 +212,7 @@ const p95 = percentile(times, 95);
 const cpuP95 = percentile(cpuTimes, 95);
 const load = (await import('node:os')).loadavg()[0]!;
 console.log(
-  `\nrouting per turn (route(): words, scores, block JSON, estimate), ${times.length} turns: wall p50 ${percentile(times, 50).toFixed(3)} ms, p95 ${p95.toFixed(3)} ms, max ${Math.max(...times).toFixed(2)} ms; CPU p50 ${percentile(cpuTimes, 50).toFixed(3)} ms, p95 ${cpuP95.toFixed(3)} ms; first turn on a new tool list ${cold.toFixed(2)} ms; load average ${load.toFixed(1)} on ${(await import('node:os')).availableParallelism()} CPUs`,
+  `\nrouting per turn (route(): words, scores, block JSON, estimate), ${times.length} turns: wall p50 ${percentile(times, 50).toFixed(3)} ms, p95 ${p95.toFixed(3)} ms, max ${Math.max(...times).toFixed(2)} ms; CPU p50 ${percentile(cpuTimes, 50).toFixed(3)} ms, p95 ${cpuP95.toFixed(3)} ms; first turn on a tool list not seen before (index built) ${cold.toFixed(2)} ms, on a fresh array of the same tools ${fresh.toFixed(2)} ms; load average ${load.toFixed(1)} on ${(await import('node:os')).availableParallelism()} CPUs`,
 );
 console.log(`routing time per turn p95 ${p95.toFixed(3)} ms wall (target < ${TARGET_P95_MS} ms): ${verdict(p95 < TARGET_P95_MS)}`);
 console.log(`routing time per turn p95 ${cpuP95.toFixed(3)} ms CPU, this process only (target < ${TARGET_P95_MS} ms): ${verdict(cpuP95 < TARGET_P95_MS)}`);

@@ -38,15 +38,23 @@ export const MATCH = {
  * tools: it is about requests, and it grows with the bench corpus.
  */
 const REQUEST_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
-  문구: ['문자열'], 문장: ['문자열'], 단어: ['문자열'], 글: ['글자'], 텍스트: ['글자'],
+  문구: ['문자열'], 문장: ['문자열'], 단어: ['문자열'], 텍스트: ['글자'],
+  적히: ['포함'], 적힌: ['포함'], 인트라넷: ['웹'], 사이트: ['웹'], 홈페이지: ['웹'], 페이지: ['웹'],
   들어가: ['포함'], 들어간: ['포함'], 들어있: ['포함'], 포함되: ['포함'], 나오: ['포함'], 나온: ['포함'],
-  없애: ['삭제'],
+  없애: ['삭제'], 살리: ['복원'], 코드: ['내용'], 주석: ['내용'],
+  big: ['size'], larg: ['size'], huge: ['size'],
 };
 
 function withSynonyms(forms: readonly string[]): readonly string[] {
   const extra = forms.flatMap((f) => REQUEST_SYNONYMS[f] ?? []);
   return extra.length === 0 ? forms : [...forms, ...extra.filter((e) => !forms.includes(e))];
 }
+
+/**
+ * A keyword phrase ("폴더 만들기", "create folder", "내용 검색") whose every word is in the request
+ * adds this on top of its words: the phrase is more specific than any of its words.
+ */
+const PHRASE_BONUS = 3;
 
 interface Term {
   readonly text: string;
@@ -58,6 +66,8 @@ interface Term {
 
 export interface RoutingIndex {
   readonly tools: readonly ToolInfo[];
+  /** Per tool, its multi-word keywords: for each word, the forms it may match under. */
+  readonly phrases: ReadonlyArray<ReadonlyArray<ReadonlyArray<readonly string[]>>>;
   readonly exact: ReadonlyMap<string, Term>;
   readonly terms: readonly Term[];
 }
@@ -93,6 +103,9 @@ export function routingIndex(tools: readonly ToolInfo[]): RoutingIndex {
 }
 
 function buildIndex(tools: readonly ToolInfo[]): RoutingIndex {
+  const phrases = tools.map((tool) =>
+    tool.keywords.map((k) => wordsOf(k, true).map((w) => w.forms)).filter((words) => words.length > 1),
+  );
   const perTool: Map<string, number>[] = tools.map((tool) => {
     const weights = new Map<string, number>();
     const add = (words: readonly Word[], weight: number) => {
@@ -118,7 +131,7 @@ function buildIndex(tools: readonly ToolInfo[]): RoutingIndex {
     }
   });
   const terms: Term[] = [...postings].map(([text, p]) => ({ text, jamo: toJamo(text), hangul: /[가-힣]/.test(text), postings: p }));
-  return { tools, exact: new Map(terms.map((t) => [t.text, t])), terms };
+  return { tools, phrases, exact: new Map(terms.map((t) => [t.text, t])), terms };
 }
 
 function fuzzyMatch(form: string, formJamo: string, hangul: boolean, term: Term): number {
@@ -141,6 +154,11 @@ export function scoreTools(index: RoutingIndex, text: string): Float64Array {
   const total = new Float64Array(n);
   const best = new Float64Array(n);
   const words = wordsOf(withoutArguments(text));
+  const said = new Set<string>();
+  for (const w of words) for (const f of withSynonyms(w.forms)) said.add(f);
+  index.phrases.forEach((phrases, i) => {
+    for (const phrase of phrases) if (phrase.every((forms) => forms.some((f) => said.has(f)))) total[i] = total[i]! + PHRASE_BONUS;
+  });
   words.forEach((word, k) => {
     best.fill(0);
     const forms = withSynonyms(word.forms);

@@ -55,9 +55,9 @@ export interface RouteResult {
 }
 
 /** A tool is a candidate when it scores at least this share of the best tool's score… */
-const RELATIVE_CUTOFF = 0.35;
+const RELATIVE_CUTOFF = 0.5;
 /** …and at least this much (one keyword of a rare-ish word, roughly). */
-const MIN_SCORE = 1.2;
+const MIN_SCORE = 2.0;
 
 /** Tools ranked for a text, best first, ties in registry order; zero scores left out. */
 export function rankTools(text: string, tools: readonly ToolInfo[]): { name: string; score: number }[] {
