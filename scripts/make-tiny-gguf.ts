@@ -20,7 +20,16 @@ export interface TinyGgufOptions {
   readonly contextLength?: number;
   /** Leave out keys to produce a header the engine would abort on (for validator tests). */
   readonly omitKeys?: readonly string[];
+  /**
+   * Script the first free token: one vocabulary entry `||call:` (node-llama-cpp's generic
+   * function-call prefix, used when a GGUF has no chat template) gets a large logit, so the model
+   * starts every unconstrained answer with a function call — the native path can then be tested.
+   */
+  readonly scriptedCallPrefix?: boolean;
 }
+
+/** The generic chat wrapper's call prefix (node-llama-cpp 3.21.1, Llama2Chat / general wrappers). */
+export const CALL_PREFIX_TOKEN = '||call:';
 
 const N_EMBD = 64;
 const N_FF = 128;
@@ -45,7 +54,7 @@ type Value =
   | { t: T.ARRAY; of: T.FLOAT32 | T.INT32; v: number[] };
 
 /** The vocabulary: 3 specials, 256 byte tokens, the space marker and printable ASCII, a few pairs. */
-export function tinyVocab(): { tokens: string[]; types: number[] } {
+export function tinyVocab(scriptedCallPrefix = false): { tokens: string[]; types: number[] } {
   const tokens = ['<unk>', '<s>', '</s>'];
   const types = [2, 3, 3];
   for (let b = 0; b < 256; b++) {
@@ -60,6 +69,10 @@ export function tinyVocab(): { tokens: string[]; types: number[] } {
   }
   for (const pair of ['\u2581"', '":', '",', '{"', '"}', '\u2581{', '\u2581}']) {
     tokens.push(pair);
+    types.push(1);
+  }
+  if (scriptedCallPrefix) {
+    tokens.push(CALL_PREFIX_TOKEN);
     types.push(1);
   }
   return { tokens, types };
@@ -79,7 +92,8 @@ function mulberry32(seed: number): () => number {
 export function tinyGgufBytes(options: TinyGgufOptions = {}): Buffer {
   const rand = mulberry32(options.seed ?? 16);
   const gauss = (scale: number) => (rand() + rand() + rand() - 1.5) * scale;
-  const { tokens, types } = tinyVocab();
+  const { tokens, types } = tinyVocab(options.scriptedCallPrefix);
+  const callPrefix = options.scriptedCallPrefix ? tokens.indexOf(CALL_PREFIX_TOKEN) : -1;
   const nVocab = tokens.length;
   const banned = new Set<number>();
   for (let b = 0; b < 256; b++) if (b < 0x20 || b >= 0x7f) banned.add(3 + b);
@@ -87,7 +101,7 @@ export function tinyGgufBytes(options: TinyGgufOptions = {}): Buffer {
 
   const kv: [string, Value][] = [
     ['general.architecture', { t: T.STRING, v: 'llama' }],
-    ['general.name', { t: T.STRING, v: 'baram-tiny-test' }],
+    ['general.name', { t: T.STRING, v: options.scriptedCallPrefix ? 'baram-tiny-test-calls' : 'baram-tiny-test' }],
     ['general.alignment', { t: T.UINT32, v: 32 }],
     ['llama.context_length', { t: T.UINT32, v: options.contextLength ?? 4096 }],
     ['llama.embedding_length', { t: T.UINT32, v: N_EMBD }],
@@ -122,7 +136,7 @@ export function tinyGgufBytes(options: TinyGgufOptions = {}): Buffer {
   add('output.weight', [N_EMBD, nVocab], (i) => {
     const d = i % N_EMBD;
     const tok = Math.floor(i / N_EMBD);
-    if (d === BIAS_DIM) return banned.has(tok) ? -60 : 0;
+    if (d === BIAS_DIM) return banned.has(tok) ? -60 : tok === callPrefix ? 12 : 0;
     return gauss(0.5);
   });
   for (let l = 0; l < N_LAYER; l++) {

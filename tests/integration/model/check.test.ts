@@ -77,5 +77,5 @@ describe('checkModel', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 120_000); // loads the native engine: slow on a busy machine
 });

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normalizeNulls } from '../../../electron/common/normalize';
-import type { ModelEvent, ToolDefinition } from '../../../electron/main/model/backend';
+import type { ModelEvent, ModelMessage, ToolDefinition } from '../../../electron/main/model/backend';
+import { generateTurn } from '../../../electron/main/model/turn';
 import { EmbeddedBackend } from '../../../electron/main/model/embedded';
 import { checkGguf } from '../../../electron/main/model/gguf';
 import { SchemaValidator } from '../../../electron/main/gate/schema-validator';
@@ -43,13 +44,17 @@ async function run(b: EmbeddedBackend, tools: ToolDefinition[], request = '보�
   return events;
 }
 
+// Loading the native addon takes 1–3 s alone, far more on a machine busy with other suites.
+const SLOW = 120_000;
+
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'baram-gguf-'));
   modelPath = writeTinyGguf(join(dir, 'tiny.gguf'));
   // Strings get a maxLength: random weights would otherwise write until maxTokens (tiny-gguf.md).
   backend = new EmbeddedBackend({ modelPath, threads: 1, contextSize: 2048, seed: 7, grammar: { defaultMaxLength: 24 } });
   gate = await createTestGate({ files: { '보고서/memo.txt': '메모' } });
-});
+  await backend.load();
+}, SLOW);
 
 afterAll(async () => {
   await backend?.close();
@@ -93,7 +98,7 @@ describe('embedded node-llama-cpp with the generated GGUF', () => {
       expect(events.at(-1)).toEqual({ type: 'finish', reason: 'tool_calls' });
     }
     expect(ran).toBe(2);
-  });
+  }, SLOW);
 
   it('a tool without arguments: the call runs and succeeds', async () => {
     const events = await run(backend, [realTool('system.info')]);
@@ -101,7 +106,32 @@ describe('embedded node-llama-cpp with the generated GGUF', () => {
     expect(calls).toEqual([{ id: expect.stringMatching(/^call_/), name: 'system.info', arguments: {} }]);
     const result = await gate.call(calls[0]!.name, calls[0]!.arguments);
     expect(result.outcome).toBe('ok');
-  });
+  }, SLOW);
+
+  it('native function calling (LlamaChat.generateResponse, no handlers): the call leaves as an event, the gate runs it, the result goes back', async () => {
+    // A model whose first free token is the generic wrapper's call prefix (make-tiny-gguf.ts).
+    const native = new EmbeddedBackend({ modelPath: writeTinyGguf(join(dir, 'calls.gguf'), { scriptedCallPrefix: true }), threads: 1, contextSize: 2048 });
+    try {
+      const tools = [realTool('system.info')];
+      const history: ModelMessage[] = [{ role: 'user', content: '디스크 남은 공간 알려줘' }];
+      const first = await generateTurn(native, { messages: history, tools, maxTokens: 64 });
+      expect(first.error).toBeUndefined();
+      expect(first.calls).toEqual([{ id: expect.stringMatching(/^call_/), name: 'system.info', arguments: {} }]);
+      expect(first.finish).toBe('tool_calls');
+      const result = await gate.call(first.calls[0]!.name, first.calls[0]!.arguments);
+      expect(result.outcome).toBe('ok');
+      // The call and its result go back as one functionCall item of the model's response.
+      const second = await generateTurn(native, {
+        messages: [...history, { role: 'assistant', content: '', toolCalls: first.calls }, { role: 'tool', toolCallId: first.calls[0]!.id, toolName: 'system.info', content: result.text }],
+        tools,
+        maxTokens: 64,
+      });
+      expect(second.error).toBeUndefined();
+      expect(second.calls.map((c) => c.name)).toEqual(['system.info']);
+    } finally {
+      await native.close();
+    }
+  }, SLOW);
 
   it('Stop before the engine starts generating: aborted, no call', async () => {
     const controller = new AbortController();
@@ -124,5 +154,5 @@ describe('embedded node-llama-cpp with the generated GGUF', () => {
     writeFileSync(notGguf, 'hello, this is not a model');
     const e2 = await run(new EmbeddedBackend({ modelPath: notGguf }), []);
     expect(e2.find((e) => e.type === 'error')).toMatchObject({ code: 'model_file' });
-  });
+  }, SLOW);
 });
