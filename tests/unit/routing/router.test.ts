@@ -144,3 +144,34 @@ describe('the real catalog', () => {
     expect(r.tokens.routed).toBeLessThanOrEqual(r.tokens.full * 0.25);
   });
 });
+
+describe('scoring details', () => {
+  it('a keyword phrase whose every word is in the request beats a single shared word', () => {
+    // "folder" alone is filesystem.list's keyword; "create folder" is mkdir's phrase
+    const real = toolCatalog();
+    expect(rankTools('create a folder named archive', real)[0]!.name).toBe('filesystem.mkdir');
+    expect(rankTools('List the files in the Documents folder', real)[0]!.name).toBe('filesystem.list');
+  });
+
+  it('maps how people ask to the cards’ words: a phrase "들어간" is a content search', () => {
+    const real = toolCatalog();
+    expect(rankTools("'납품 지연'이라는 문구가 들어간 문서를 검색해줘", real)[0]!.name).toBe('search.text');
+    expect(route('실수로 지운 파일 살려줘', new RoutingState(), real).schemas).toContain('filesystem.restore');
+  });
+
+  it('routes a pasted document by its first and last words, in bounded time', () => {
+    // 2,000 distinct two-syllable words that name nothing
+    const syllable = (n: number) => String.fromCharCode(0xac00 + (n % 11172));
+    const filler = Array.from({ length: 2000 }, (_, i) => syllable(i * 37 + 5) + syllable(i * 91 + 3)).join(' ');
+    const r = route(`회의록 내용 ${filler} 이걸 저장해줘`, new RoutingState(), tools);
+    expect(r.schemas).toContain('filesystem.write');
+  });
+
+  it('the search tool still describes itself when every tool is offered', () => {
+    const all = new RoutingState(tools.map((t) => t.name));
+    const r = route('', all, tools, { lang: 'en', maxOffered: 99 });
+    expect(r.catalog).toEqual([]);
+    const search = r.definitions.at(-1)!.function.description;
+    expect(search).toBe('Find tool definitions by tool name or keywords.');
+  });
+});

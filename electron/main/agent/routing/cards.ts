@@ -56,6 +56,10 @@ function withSynonyms(forms: readonly string[]): readonly string[] {
  */
 const PHRASE_BONUS = 3;
 
+/** Most request words scored: the first 48 and the last 16 of a longer text. */
+const MAX_WORDS = 64;
+const TAIL_WORDS = 16;
+
 interface Term {
   readonly text: string;
   readonly jamo: string;
@@ -153,7 +157,10 @@ export function scoreTools(index: RoutingIndex, text: string): Float64Array {
   const n = index.tools.length;
   const total = new Float64Array(n);
   const best = new Float64Array(n);
-  const words = wordsOf(withoutArguments(text));
+  const all = wordsOf(withoutArguments(text));
+  // A pasted document is not a request: its first and last words carry the ask ("…을 요약해줘"),
+  // and a bounded word count keeps a turn's routing under a millisecond.
+  const words = all.length > MAX_WORDS ? [...all.slice(0, MAX_WORDS - TAIL_WORDS), ...all.slice(-TAIL_WORDS)] : all;
   const said = new Set<string>();
   for (const w of words) for (const f of withSynonyms(w.forms)) said.add(f);
   index.phrases.forEach((phrases, i) => {

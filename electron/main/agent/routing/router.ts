@@ -23,8 +23,8 @@ export class RoutingState {
 
   /** Adds names not yet offered, in the order given; returns those that were new. */
   admit(names: readonly string[]): string[] {
-    const added = names.filter((n) => !this.#offered.includes(n));
-    this.#offered.push(...new Set(added));
+    const added = [...new Set(names)].filter((n) => !this.#offered.includes(n));
+    this.#offered.push(...added);
     return added;
   }
 }

@@ -23,7 +23,8 @@ const PURPOSE_MAX = 30;
  * keywords, in English the description's first clause, cut at a word.
  */
 export function catalogLine(tool: ToolInfo, lang: Lang): string {
-  return `${toWireName(tool.name)} — ${purposeOf(tool, lang)}`;
+  const purpose = purposeOf(tool, lang);
+  return purpose === '' ? toWireName(tool.name) : `${toWireName(tool.name)} — ${purpose}`;
 }
 
 function purposeOf(tool: ToolInfo, lang: Lang): string {
@@ -54,10 +55,15 @@ const SEARCH_INTRO: Readonly<Record<Lang, string>> = {
   ko: '아래 도구는 부르기 전에 이 도구로 정의를 받으세요. 다른 도구:',
   en: 'Get the definition of a tool below before calling it. Other tools:',
 };
+/** When every tool was sent in full (nothing left to list): the tool still answers keyword searches. */
+const SEARCH_ALONE: Readonly<Record<Lang, string>> = {
+  ko: '도구 이름이나 키워드로 도구 정의를 찾습니다.',
+  en: 'Find tool definitions by tool name or keywords.',
+};
 
 /** The meta tool, carrying the catalog lines of every tool whose schema was not sent. */
 export function searchToolDefinition(catalog: readonly string[], lang: Lang): ToolDefinition {
-  const description = catalog.length > 0 ? `${SEARCH_INTRO[lang]}\n${catalog.join('\n')}` : SEARCH_INTRO[lang].replace(/ [^ ]+:$/, '');
+  const description = catalog.length > 0 ? `${SEARCH_INTRO[lang]}\n${catalog.join('\n')}` : SEARCH_ALONE[lang];
   return { type: 'function', function: { name: toWireName(SEARCH_TOOL_NAME), description, parameters: SEARCH_TOOL_PARAMETERS } };
 }
 
