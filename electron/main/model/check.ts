@@ -29,6 +29,8 @@ export interface ModelCheck {
 
 export interface CheckOptions {
   readonly signal?: AbortSignal;
+  /** Bearer token for servers started with `--api-key`. */
+  readonly apiKey?: string;
   /** Run the constrained-output probe (one short generation). Default true. */
   readonly probe?: boolean;
   /** Embedded only: engine options (threads, context size). */
@@ -84,9 +86,10 @@ async function checkFile(path: string, options: CheckOptions): Promise<ModelChec
   };
 }
 
-async function getJson(url: string, signal: AbortSignal | undefined, init: RequestInit = {}): Promise<{ status: number; body: any } | { error: unknown }> {
+async function getJson(url: string, signal: AbortSignal | undefined, init: RequestInit = {}, apiKey?: string): Promise<{ status: number; body: any } | { error: unknown }> {
   try {
-    const res = await fetch(url, { ...init, ...(signal ? { signal } : {}) });
+    const headers = { ...(init.headers as Record<string, string> | undefined), ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) };
+    const res = await fetch(url, { ...init, headers, ...(signal ? { signal } : {}) });
     const textBody = await res.text();
     let body: unknown = textBody;
     try {
@@ -102,12 +105,13 @@ async function getJson(url: string, signal: AbortSignal | undefined, init: Reque
 
 async function checkServer(url: URL, options: CheckOptions): Promise<ModelCheck> {
   const signal = options.signal;
+  const get = (u: string, init: RequestInit = {}) => getJson(u, signal, init, options.apiKey);
   const origin = url.href.replace(/\/+$/, '').replace(/\/(v1|api)$/, '');
   const problems: Text[] = [];
   const [props, version, models] = await Promise.all([
-    getJson(`${origin}/props`, signal),
-    getJson(`${origin}/api/version`, signal),
-    getJson(`${openAiBaseUrl(origin)}/models`, signal),
+    get(`${origin}/props`),
+    get(`${origin}/api/version`),
+    get(`${openAiBaseUrl(origin)}/models`),
   ]);
   if ('error' in props && 'error' in version && 'error' in models) {
     return { target: url.href, kind: null, model: null, contextLength: null, nativeTools: null, constrainedOutputWorks: null, problems: [M.connect(origin, detailOf(models.error))] };
@@ -131,11 +135,11 @@ async function checkServer(url: URL, options: CheckOptions): Promise<ModelCheck>
     if (!model && typeof props.body.model_path === 'string') model = basename(props.body.model_path);
   } else if (ok(version) && typeof version.body.version === 'string') {
     kind = 'ollama';
-    const tags = await getJson(`${origin}/api/tags`, signal);
+    const tags = await get(`${origin}/api/tags`);
     const names: string[] = ok(tags) && Array.isArray(tags.body.models) ? tags.body.models.map((m: any) => m.name).filter((n: unknown) => typeof n === 'string') : [];
     model = names[0] ?? model;
     if (model) {
-      const show = await getJson(`${origin}/api/show`, signal, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model }) });
+      const show = await get(`${origin}/api/show`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model }) });
       if (ok(show)) {
         const caps = show.body.capabilities;
         if (Array.isArray(caps)) nativeTools = caps.includes('tools');
@@ -154,7 +158,7 @@ async function checkServer(url: URL, options: CheckOptions): Promise<ModelCheck>
     const m = list.find((x) => typeof x?.max_model_len === 'number');
     if (m) contextLength = m.max_model_len;
   } else {
-    const lm = await getJson(`${origin}/api/v0/models`, signal);
+    const lm = await get(`${origin}/api/v0/models`);
     if (ok(lm) && Array.isArray(lm.body.data)) {
       kind = 'lmstudio';
       const m = lm.body.data.find((x: any) => x?.id === model) ?? lm.body.data[0];
@@ -163,7 +167,7 @@ async function checkServer(url: URL, options: CheckOptions): Promise<ModelCheck>
   }
   if (!model) problems.push(text('서버가 모델 목록을 주지 않았습니다 (/v1/models).', 'The server listed no model (/v1/models).'));
 
-  const backend: ModelBackend = kind === 'ollama' ? new OllamaBackend({ baseUrl: origin, ...(model ? { model } : {}) }) : new OpenAiBackend({ baseUrl: origin, ...(model ? { model } : {}) });
+  const backend: ModelBackend = kind === 'ollama' ? new OllamaBackend({ baseUrl: origin, ...(model ? { model } : {}) }) : new OpenAiBackend({ baseUrl: origin, ...(model ? { model } : {}), ...(options.apiKey ? { apiKey: options.apiKey } : {}) });
 
   if (nativeTools === null && kind !== 'ollama' && options.probe !== false) {
     // Ask with one tool: vLLM without --enable-auto-tool-choice answers 400 (a clean signal).

@@ -166,7 +166,8 @@ export class OpenAiBackend implements ModelBackend {
           return yield* failed('protocol', M.protocol(`${(e as Error).message}: ${ev.data.slice(0, 200)}`));
         }
         if (chunk === null || typeof chunk !== 'object') return yield* failed('protocol', M.protocol(ev.data.slice(0, 200)));
-        if (chunk.error !== undefined || ev.event === 'error') return yield* failed('server', M.server(errorBodyDetail(chunk, ev.data)));
+        // `{"error":…}` (llama.cpp, OpenAI), `{"object":"error","message":…}` (vLLM), `event: error`.
+        if (chunk.error !== undefined || chunk.object === 'error' || ev.event === 'error') return yield* failed('server', M.server(errorBodyDetail(chunk, ev.data)));
         if (typeof chunk.id === 'string' && acc.seed === seed) acc.seed = chunk.id;
         acc.usage(chunk);
         const choices = Array.isArray(chunk.choices) ? (chunk.choices as Record<string, unknown>[]) : [];

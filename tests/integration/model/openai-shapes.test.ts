@@ -185,6 +185,13 @@ describe('OpenAI-compatible streaming: broken turns give a ko/en error and nothi
     expect(errors(events)[0]!.message.ko).toContain('Failed to parse tool call arguments as JSON');
   });
 
+  it('vLLM-style in-band error object {"object":"error","message":…}', async () => {
+    const body = sse([...partialCall, { object: 'error', message: 'The decoder prompt is longer than the maximum model length', type: 'BadRequestError', code: 400 }]);
+    const events = await collect(await backendFor([body]));
+    expectNothingExecuted(events, 'server');
+    expect(errors(events)[0]!.message.en).toContain('maximum model length');
+  });
+
   it('HTTP 500 whose error is an object', async () => {
     const body = json({ error: { code: 500, message: "Failed to parse tool call arguments as JSON: [json.exception.parse_error.101] parse error", type: 'server_error' } }, 500);
     const events = await collect(await backendFor([body]));
