@@ -35,11 +35,11 @@ export const MATCH = {
 /**
  * How office workers say "contains" and "text" in a request, mapped to the words the tools' cards
  * use ("'납품 지연'이라는 문구가 들어간 문서" is a content search). Kept here, not in the frozen
- * tools: it is about requests, and it grows with the bench corpus.
+ * tools: it is about how requests are phrased, and grows as such requests are collected.
  */
 const REQUEST_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
   문구: ['문자열'], 문장: ['문자열'], 단어: ['문자열'], 텍스트: ['글자'],
-  적히: ['포함'], 적힌: ['포함'], 인트라넷: ['웹'], 사이트: ['웹'], 홈페이지: ['웹'], 페이지: ['웹'],
+  적히: ['포함'], 적힌: ['포함'], 인트라넷: ['웹'], 사이트: ['웹'], 홈페이지: ['웹'],
   들어가: ['포함'], 들어간: ['포함'], 들어있: ['포함'], 포함되: ['포함'], 나오: ['포함'], 나온: ['포함'],
   없애: ['삭제'], 살리: ['복원'], 코드: ['내용'], 주석: ['내용'],
   big: ['size'], larg: ['size'], huge: ['size'],

@@ -100,6 +100,9 @@ const IRREGULAR: Readonly<Record<string, string>> = {
   보여: '보', 알려: '알리', 써: '쓰', 꺼: '끄', 줘: '주', 돼: '되', 해: '하', 봐: '보', 와: '오', 둬: '두', 가져: '가지',
 };
 
+/** One-syllable irregular infinitives that also end longer verbs ("정리해" → "정리하"); not 와 (과/와 nouns). */
+const IRREGULAR_SYLLABLES = Object.entries(IRREGULAR).filter(([form]) => form.length === 1 && form !== '와');
+
 function stripOne(word: string, table: ReadonlyArray<readonly [string, number]>): string | null {
   for (const [suffix, rest] of table) {
     if (word.length - suffix.length >= rest && word.endsWith(suffix)) return word.slice(0, -suffix.length);
@@ -154,8 +157,8 @@ const INFINITIVE_VOWELS = new Set([0, 1, 4, 6, 9, 14]);
 function uncontract(word: string): string | null {
   const irregular = IRREGULAR[word];
   if (irregular) return irregular;
-  for (const [form, stem] of Object.entries(IRREGULAR)) {
-    if (form.length === 1 && word.length > 1 && word.endsWith(form) && form !== '와') return word.slice(0, -1) + stem;
+  for (const [form, stem] of IRREGULAR_SYLLABLES) {
+    if (word.length > 1 && word.endsWith(form)) return word.slice(0, -1) + stem;
   }
   const s = split(word.at(-1)!);
   if (!s || s.tail !== 0 || word.length < 2) return null;
