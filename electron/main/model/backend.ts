@@ -135,6 +135,15 @@ function fnv1a(s: string): string {
   return h.toString(16).padStart(8, '0');
 }
 
+/**
+ * The seed of a turn's synthesized ids: the conversation so far. The same request gives the same
+ * ids; a later turn of the same conversation (a longer history), even after a restart, gives
+ * others, so a resumed conversation cannot hold two calls with one id.
+ */
+export function turnSeed(messages: readonly ModelMessage[]): string {
+  return `${fnv1a(JSON.stringify(messages))}${messages.length.toString(36)}`;
+}
+
 /** A stable id for a call that came without one: same turn, same position → same id. */
 export function synthesizeCallId(turnSeed: string, index: number): string {
   return `call_${fnv1a(`${turnSeed}#${index}`)}${index.toString(36)}`;

@@ -4,6 +4,7 @@ import {
   fromWireName,
   synthesizeCallId,
   toWireName,
+  turnSeed,
   type GenerateRequest,
   type ModelBackend,
   type ModelEvent,
@@ -121,7 +122,8 @@ export class EmbeddedBackend implements ModelBackend {
 
   private async *run(request: GenerateRequest): AsyncGenerator<ModelEvent> {
     const signal = request.signal;
-    const seed = `e${++this.turn}`;
+    const seed = turnSeed(request.messages);
+    this.turn++;
     let engine: Engine;
     try {
       engine = await this.load();

@@ -2,6 +2,7 @@ import {
   fromWireName,
   synthesizeCallId,
   toWireName,
+  turnSeed,
   type GenerateRequest,
   type ModelBackend,
   type ModelEvent,
@@ -45,7 +46,6 @@ export class OllamaBackend implements ModelBackend {
   readonly kind = 'ollama' as const;
   private readonly base: string;
   private model: string | undefined;
-  private turn = 0;
   readonly numCtx: number;
 
   constructor(private readonly options: OllamaBackendOptions) {
@@ -84,7 +84,7 @@ export class OllamaBackend implements ModelBackend {
 
   async *generate(request: GenerateRequest): AsyncGenerator<ModelEvent> {
     const signal = request.signal;
-    const seed = `o${++this.turn}`;
+    const seed = turnSeed(request.messages);
     const sent = (this.options.countPromptTokens ?? estimatePromptTokens)(
       request.toolMode === 'constrained' ? constrainedMessages(request.messages, request.tools) : request.messages,
       request.toolMode === 'constrained' ? [] : request.tools,

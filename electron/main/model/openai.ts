@@ -2,6 +2,7 @@ import {
   fromWireName,
   synthesizeCallId,
   toWireName,
+  turnSeed,
   type FinishReason,
   type GenerateRequest,
   type ModelBackend,
@@ -41,7 +42,6 @@ export class OpenAiBackend implements ModelBackend {
   readonly kind = 'openai' as const;
   private readonly base: string;
   private model: string | undefined;
-  private turn = 0;
 
   constructor(private readonly options: OpenAiBackendOptions) {
     this.base = openAiBaseUrl(options.baseUrl);
@@ -98,7 +98,7 @@ export class OpenAiBackend implements ModelBackend {
 
   async *generate(request: GenerateRequest): AsyncGenerator<ModelEvent> {
     const signal = request.signal;
-    const seed = `t${++this.turn}`;
+    const seed = turnSeed(request.messages);
     let res: Response;
     try {
       if (this.model === undefined) this.model = (await this.listModels(signal))[0]?.id ?? 'default';
@@ -139,7 +139,7 @@ export class OpenAiBackend implements ModelBackend {
     if (b.error !== undefined) return yield* failed('server', M.server(errorBodyDetail(b, 'error')));
     const choice = (Array.isArray(b.choices) ? b.choices[0] : undefined) as Record<string, unknown> | undefined;
     const message = (choice?.message ?? {}) as Record<string, unknown>;
-    const acc = new Accumulator(request, known, typeof b.id === 'string' ? b.id : seed);
+    const acc = new Accumulator(request, known, seed);
     const reasoning = message.reasoning_content ?? message.reasoning;
     if (typeof reasoning === 'string' && reasoning) yield { type: 'reasoning', delta: reasoning };
     if (typeof message.content === 'string') yield* acc.text(message.content);
@@ -168,7 +168,6 @@ export class OpenAiBackend implements ModelBackend {
         if (chunk === null || typeof chunk !== 'object') return yield* failed('protocol', M.protocol(ev.data.slice(0, 200)));
         // `{"error":…}` (llama.cpp, OpenAI), `{"object":"error","message":…}` (vLLM), `event: error`.
         if (chunk.error !== undefined || chunk.object === 'error' || ev.event === 'error') return yield* failed('server', M.server(errorBodyDetail(chunk, ev.data)));
-        if (typeof chunk.id === 'string' && acc.seed === seed) acc.seed = chunk.id;
         acc.usage(chunk);
         const choices = Array.isArray(chunk.choices) ? (chunk.choices as Record<string, unknown>[]) : [];
         for (const choice of choices.slice(0, 1)) {
@@ -238,7 +237,7 @@ class Accumulator {
   constructor(
     private readonly request: GenerateRequest,
     private readonly known: string[],
-    public seed: string,
+    private readonly seed: string,
   ) {
     this.filter = new TextCallFilter(known, seed);
   }

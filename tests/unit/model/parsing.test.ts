@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import Ajv from 'ajv';
-import { fromWireName, synthesizeCallId, toWireName, WIRE_NAME } from '../../../electron/main/model/backend';
+import { fromWireName, synthesizeCallId, toWireName, turnSeed, WIRE_NAME } from '../../../electron/main/model/backend';
 import { buildActionSchema, parseAction, toGrammarSchema } from '../../../electron/main/model/action-schema';
 import { lines, sseEvents } from '../../../electron/main/model/stream';
 import { parseTextCalls, TextCallFilter } from '../../../electron/main/model/text-calls';
@@ -37,6 +37,13 @@ describe('wire names', () => {
   it('synthesized ids are stable per seed and position', () => {
     expect(synthesizeCallId('t1', 0)).toBe(synthesizeCallId('t1', 0));
     expect(synthesizeCallId('t1', 0)).not.toBe(synthesizeCallId('t1', 1));
+  });
+
+  it('a later turn of a conversation (even resumed in a new process) seeds other ids', () => {
+    const first = [{ role: 'user' as const, content: '정리해줘' }];
+    const later = [...first, { role: 'assistant' as const, content: '', toolCalls: [{ id: synthesizeCallId(turnSeed(first), 0), name: 'filesystem.list', arguments: { path: '.' } }] }, { role: 'tool' as const, toolCallId: 'x', toolName: 'filesystem.list', content: 'a.txt' }];
+    expect(turnSeed(first)).toBe(turnSeed([...first]));
+    expect(synthesizeCallId(turnSeed(later), 0)).not.toBe(synthesizeCallId(turnSeed(first), 0));
   });
 });
 
