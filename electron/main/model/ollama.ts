@@ -29,8 +29,9 @@ export interface OllamaBackendOptions {
   readonly numCtx?: number;
   /**
    * Tokens of the prompt as the model will see it. Without a tokenizer for the served model the
-   * default is an estimate: UTF-8 bytes / 4 of everything sent, a lower bound for BPE vocabularies
-   * on Korean (≈ 3 bytes a token) and English (≈ 4 bytes a token) alike.
+   * default is an estimate: UTF-8 bytes / 5 of everything sent — below what BPE vocabularies give
+   * for Korean (≈ 2–3 bytes a token), English prose (≈ 4) and JSON (≈ 3), so it errs towards
+   * "fits"; only long runs of whitespace pack more bytes into a token.
    */
   readonly countPromptTokens?: (messages: readonly ModelMessage[], tools: readonly ToolDefinition[]) => number;
 }
@@ -39,7 +40,7 @@ export const DEFAULT_NUM_CTX = 8192;
 
 export function estimatePromptTokens(messages: readonly ModelMessage[], tools: readonly ToolDefinition[]): number {
   const bytes = new TextEncoder().encode(JSON.stringify(messages) + JSON.stringify(tools)).length;
-  return Math.floor(bytes / 4);
+  return Math.floor(bytes / 5);
 }
 
 export class OllamaBackend implements ModelBackend {
