@@ -7,12 +7,13 @@
  * Without a dictionary a suffix cannot always be told from the end of a noun ("추가" ends in the
  * particle 가, "보고" in the ending 고), so `koreanStemCandidates` returns every form on the way
  * (the word itself first) and the router takes the best match; `stemKorean` returns the
- * most-stripped form (the last one, before an unfolded guess, see koreanStemCandidates). Rules, in order:
+ * most-stripped form (the last, before an unfolded guess: see koreanStemCandidates). In order:
  *   1. particles (을/를/이/가/은/는/에/에서/으로/로/의/와/과/도/만/까지/부터 and a few more), at most
  *      two ("폴더에서도" is one entry), longest first; one-syllable particles that also end common
  *      nouns (이, 가, 도, 의, 로, …) need two syllables left;
  *   2. verb endings (-해줘, -해 주세요 is split by spaces into "-해" + a stop word, -하고, -한, -된,
- *      -해서, -어서, -기, -는, …), up to three, longest first;
+ *      -해서, -어서, -어봐, -기, -는, -ㅂ니다 …), longest first, at most two (the second of two
+ *      syllables or more);
  *   3. the infinitive vowel 아/어 after a stem that ends in a consonant ("찾아" → "찾");
  *   4. contracted vowels of the infinitive back to the stem's ("옮겨" → "옮기", "바꿔" → "바꾸",
  *      "정리해" → "정리하" is already cut in 2), and a handful of irregular verbs ("보여" → "보").
@@ -148,7 +149,7 @@ function stripLinkingVowel(word: string): string | null {
 }
 
 // Vowel indices in the syllable table.
-const V_A = 0, V_AE = 1, V_EO = 4, V_YEO = 6, V_O = 8, V_WA = 9, V_U = 13, V_WEO = 14, V_I = 20, V_EU = 18;
+const V_A = 0, V_AE = 1, V_YEO = 6, V_O = 8, V_WA = 9, V_U = 13, V_WEO = 14, V_I = 20;
 const L_H = 18;
 /** ㅏ ㅐ ㅓ ㅕ ㅘ ㅝ: the vowels an infinitive (-아/-어, contracted) ends in. */
 const INFINITIVE_VOWELS = new Set([0, 1, 4, 6, 9, 14]);
@@ -167,8 +168,7 @@ function uncontract(word: string): string | null {
   if (s.vowel === V_WEO) return to(V_U);
   if (s.vowel === V_WA) return to(V_O);
   if (s.vowel === V_AE && s.lead === L_H) return to(V_A);
-  // 꺼/써/떠 (ㅡ-stems): 예뻐 → 예쁘 is rare in requests, kept out.
-  void V_EO; void V_EU;
+  // ㅡ-stems (예뻐 → 예쁘) are rare in requests; 써/꺼 are in IRREGULAR.
   return null;
 }
 
@@ -192,7 +192,9 @@ export function koreanStemCandidates(word: string, unfold = true): string[] {
   }
   // Endings apply to what the particle pass left, and also to the word itself: "찾는" is a verb
   // (the particle rule for 는 wants two syllables left, the ending rule one).
-  for (const start of s === word ? [word] : [s, word]) {
+  const starts = s === word ? [word] : [s, word];
+  for (let pass = 0; pass < starts.length; pass++) {
+    const start = starts[pass]!;
     let e = start;
     // Two endings at most, the second of two syllables or more: "옮기기" is 옮기 + 기, not 옮 + 기 + 기.
     for (let i = 0; i < 2; i++) {
@@ -205,10 +207,11 @@ export function koreanStemCandidates(word: string, unfold = true): string[] {
     if (linked) { push(linked); e = linked; }
     const stem = uncontract(e);
     if (stem) push(stem);
-    if (start === s) s = stem ?? e;
-    // "고친" → "고치", "만들" stays: an adnominal ㄴ/ㄹ folded into the last syllable. Only a
-    // candidate, never the stem: "파일" ends in ㄹ too.
-    if (unfold && start === s) unfolded = dropFoldedTail(stem ?? e);
+    if (pass > 0) continue;
+    s = stem ?? e;
+    // "고친" → "고치": an adnominal ㄴ/ㄹ folded into the last syllable of a word nothing else was
+    // cut from. Only a candidate, never the stem: "파일" ends in ㄹ too.
+    if (unfold && s === start) unfolded = dropFoldedTail(s);
   }
   // The most-stripped form of the first pass goes last, so stemKorean can take it.
   const primary = s;
