@@ -46,14 +46,15 @@ function widerRootProblems(admin: Policy, user: UserSettings, platform: NodeJS.P
 }
 
 /**
- * A user `ask` rule for a tool the administrator denies by default would, if it counted, turn
+ * A user `ask` rule for tools the administrator denies by default would, if it counted, turn
  * "never" into "once approved" (issue 14, class 2). Evaluation already takes the stricter of the
  * administrator's answer and the merged one, so such a rule could change nothing; it is refused
  * here so the person who wrote it learns that at once, at its JSON path, instead of wondering why
- * it never asks. Not a widening, so not refused: the administrator denies the tool outright by a
- * name-only deny rule, or has an allow/ask rule for it with the very same pattern (the user is
- * turning that allow into an ask), or the tool's risk is not denied by default. Needs the tools'
- * risks; without them (a policy check of settings alone) evaluation is the only guard.
+ * it never asks. A rule is refused when it tightens none of the tools it covers and would widen at
+ * least one. It tightens a tool whose risk the admin does not deny by default, or one the admin
+ * allows or asks for with the very same pattern (the user is turning that allow into an ask); it
+ * is inert for a tool the admin denies by a name-only rule. Needs the tools' risks; without them
+ * (a settings check on its own) evaluation is the only guard.
  */
 function widerAskProblems(admin: Policy, user: UserSettings, tools: readonly ToolRisk[] | undefined): PolicyProblem[] {
   if (!tools) return [];
@@ -68,12 +69,16 @@ function widerAskProblems(admin: Policy, user: UserSettings, tools: readonly Too
     const parsed = parseRule(text);
     if (!parsed.ok) return; // ruleProblems reports it
     const { tool: ruleTool, pattern } = parsed.rule;
-    const widened = tools.filter((t) => {
-      if (!ruleToolMatches(ruleTool, t.name) || admin.defaults[t.risk] !== 'deny') return false;
-      if (adminDeny.some((d) => d.pattern === null && ruleToolMatches(d.tool, t.name))) return false;
-      return !adminLifting.some((a) => ruleToolMatches(a.tool, t.name) && (a.pattern === null || a.pattern === pattern));
-    });
-    if (widened.length === 0) return;
+    const effect = (t: ToolRisk): 'tightens' | 'inert' | 'widens' => {
+      if (adminDeny.some((d) => d.pattern === null && ruleToolMatches(d.tool, t.name))) return 'inert';
+      if (admin.defaults[t.risk] !== 'deny') return 'tightens';
+      return adminLifting.some((a) => ruleToolMatches(a.tool, t.name) && (a.pattern === null || a.pattern === pattern)) ? 'tightens' : 'widens';
+    };
+    const covered = tools.filter((t) => ruleToolMatches(ruleTool, t.name));
+    const widened = covered.filter((t) => effect(t) === 'widens');
+    // A family rule (`filesystem.*`, `*`) that tightens some of its tools is what a careful user
+    // writes ("ask me before any file tool"); only a rule that tightens nothing can only widen.
+    if (widened.length === 0 || covered.some((t) => effect(t) === 'tightens')) return;
     const names = widened.slice(0, 5).map((t) => t.name).join(', ') + (widened.length > 5 ? `, … (+${widened.length - 5})` : '');
     const risks = [...new Set(widened.map((t) => t.risk))].map((r) => `defaults.${r} is 'deny'`).join(', ');
     problems.push({

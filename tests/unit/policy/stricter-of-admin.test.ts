@@ -109,12 +109,22 @@ describe('mergePolicies refuses an ask rule that could only widen, at its JSON p
     return r.value;
   };
 
-  it('an exact tool and a family, each with its path and what to do', () => {
-    const problems = refused(admin({ defaults: { write: 'deny', execute: 'deny' } }), settings({ rules: { deny: ['http.*'], ask: ['filesystem.read', 'shell.execute(git:*)', 'filesystem.*'] } }));
+  it('an exact tool and a family that tightens none of its tools, each with its path and what to do', () => {
+    const a = admin({ defaults: { read: 'deny', write: 'deny', destructive: 'deny', execute: 'deny' }, rules: { deny: ['filesystem.delete'] } });
+    const problems = refused(a, settings({ rules: { deny: ['http.*'], ask: ['http.request', 'shell.execute(git:*)', 'filesystem.*'] } }));
     expect(problems.map((p) => p.path)).toEqual(['$.rules.ask[1]', '$.rules.ask[2]']);
     expect(problems[0]!.message).toMatch(/shell\.execute.*defaults\.execute is 'deny'.*remove this rule or move it to rules\.deny/);
-    expect(problems[1]!.message).toMatch(/filesystem\.write, filesystem\.move/);
-    expect(problems[1]!.message).not.toMatch(/filesystem\.read/);
+    // filesystem.delete is denied by name (the ask is inert there); the others would widen.
+    expect(problems[1]!.message).toMatch(/filesystem\.read, filesystem\.write, filesystem\.move run once approved/);
+    expect(problems[1]!.message).not.toMatch(/filesystem\.delete/);
+  });
+
+  it("a family rule that tightens some of its tools is accepted ('ask me before any file tool'), and evaluation keeps the denied ones denied", async () => {
+    const eff = accepted(admin({ defaults: { write: 'deny' } }), settings({ rules: { ask: ['filesystem.*', '*'] } }));
+    const read = await evaluatePermission(eff, pathQuery('filesystem.read', ['a.txt']), world.env());
+    expect([read.decision, read.source]).toEqual(['ask', 'user']);
+    const write = await evaluatePermission(eff, pathQuery('filesystem.write', ['a.txt'], 'write'), world.env());
+    expect([write.decision, write.rule, write.source]).toEqual(['deny', 'defaults.write', 'admin']);
   });
 
   it('not a widening: the admin allows or asks for the same pattern, or denies the tool by name, or its default is not deny', () => {
