@@ -17,4 +17,4 @@ export {
   type GrammarSchemaOptions,
 } from './action-schema';
 export { parseTextCalls, TextCallFilter, type TextCalls } from './text-calls';
-export { collectTurn, createBackend, generateTurn, type CreateBackendOptions, type Turn } from './turn';
+export { backendForCheck, collectTurn, createBackend, generateTurn, type CreateBackendOptions, type Turn } from './turn';

@@ -1,5 +1,6 @@
 import type { FinishReason, ModelBackend, ModelError, ModelEvent, GenerateRequest, ToolCall, Usage } from './backend';
 import { EmbeddedBackend, type EmbeddedBackendOptions } from './embedded';
+import type { ModelCheck } from './check';
 import { OllamaBackend } from './ollama';
 import { OpenAiBackend } from './openai';
 
@@ -74,4 +75,10 @@ export function createBackend(target: URL | string, options: CreateBackendOption
     return new OllamaBackend({ baseUrl, ...(options.model ? { model: options.model } : {}), ...(options.numCtx ? { numCtx: options.numCtx } : {}) });
   }
   return new OpenAiBackend({ baseUrl, ...(options.model ? { model: options.model } : {}), ...(options.apiKey ? { apiKey: options.apiKey } : {}) });
+}
+
+/** The backend a `checkModel` result calls for: Ollama through its native API (num_ctx), the rest as OpenAI. */
+export function backendForCheck(check: ModelCheck, options: Omit<CreateBackendOptions, 'kind'> = {}): ModelBackend {
+  const model = options.model ?? check.model ?? undefined;
+  return createBackend(check.target, { ...options, ...(model ? { model } : {}), kind: check.kind === 'ollama' ? 'ollama' : 'openai' });
 }

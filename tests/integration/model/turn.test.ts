@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createBackend, generateTurn } from '../../../electron/main/model/turn';
+import { backendForCheck, createBackend, generateTurn } from '../../../electron/main/model/turn';
 import { chunk, sse, startScriptedModelServer, toolCallTurn, type ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { TOOLS } from './collect';
 
@@ -39,5 +39,9 @@ describe('generateTurn / createBackend', () => {
   it('a file path gives the embedded backend without loading anything; ollama by kind', () => {
     expect(createBackend('/models/qwen3-4b.gguf').kind).toBe('embedded');
     expect(createBackend('http://127.0.0.1:11434', { kind: 'ollama' }).kind).toBe('ollama');
+    const base = { model: 'qwen3:4b', contextLength: null, nativeTools: true, constrainedOutputWorks: true, problems: [] };
+    expect(backendForCheck({ ...base, target: 'http://127.0.0.1:11434/v1', kind: 'ollama' }).kind).toBe('ollama');
+    expect(backendForCheck({ ...base, target: 'http://127.0.0.1:8080/', kind: 'llama-server' }).kind).toBe('openai');
+    expect(backendForCheck({ ...base, target: '/m/q.gguf', kind: 'embedded' }).kind).toBe('embedded');
   });
 });
