@@ -61,6 +61,7 @@ describe('route: the tool block', () => {
     for (const line of r.catalog) expect(search).toContain(line);
     expect(r.catalog).toHaveLength(tools.length - r.schemas.length);
     expect(r.catalog[0]).toMatch(/^filesystem_list — /);
+    expect(r.toolBlock).toBe(JSON.stringify(r.definitions));
     expect(r.tokens.routed).toBe(estimateToolTokens(r.definitions));
     expect(r.tokens.routed).toBeLessThan(r.tokens.full);
     expect(SEARCH_TOOL_NAME).toBe('tool.search');
