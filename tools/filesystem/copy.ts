@@ -1,12 +1,19 @@
 import { Type } from '@sinclair/typebox';
 import { defineTool } from '../kit/define-tool';
-import { checkSource } from '../kit/targets';
+import { checkSources } from '../kit/targets';
 import { executeTransfer, planTransfer, summarizeTransfer } from '../kit/transfer';
 
 const input = Type.Object(
   {
-    from: Type.String({ description: 'File or folder to copy, or a glob such as "reports/*.docx".' }),
+    from: Type.Union([Type.String(), Type.Array(Type.String(), { minItems: 1, maxItems: 5000 })], {
+      description: 'File or folder to copy, or a glob such as "reports/*.docx", or a list of paths and globs (e.g. ["a.jpg", "b.jpg"]).',
+    }),
     to: Type.String({ description: 'Path of the copy, or the folder to copy into (required when several match; created if missing).' }),
+    onConflict: Type.Optional(
+      Type.Union([Type.Literal('refuse'), Type.Literal('skip'), Type.Literal('keepBoth')], {
+        description: 'Where a name is taken: refuse (default: nothing is done), skip that entry, or keepBoth (the new one gets "name (2).ext").',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -15,8 +22,8 @@ const input = Type.Object(
 export const filesystemCopy = defineTool({
   name: 'filesystem.copy',
   description: {
-    ko: '파일이나 폴더를 복사합니다. from에 글롭(예: *.docx)을 쓰면 한 번에 복사하고, 그때 to는 폴더입니다. 덮어쓰지 않습니다.',
-    en: 'Copy files and folders. A glob in from (e.g. *.docx) copies all matches at once; then to is a folder. Never overwrites.',
+    ko: '파일이나 폴더를 복사합니다. from에 글롭(예: *.docx)이나 경로 목록을 쓰면 한 번에 복사하고, 그때 to는 폴더입니다(없으면 만듭니다). 덮어쓰지 않습니다(onConflict로 건너뛰기·둘 다 두기).',
+    en: 'Copy files and folders. A glob or a list of paths in from copies all at once; then to is a folder (created if missing). Never overwrites (onConflict: skip or keepBoth).',
   },
   keywords: ['복사', '사본', '백업', 'copy', 'duplicate', 'cp', 'backup'],
   input,
@@ -24,7 +31,7 @@ export const filesystemCopy = defineTool({
   subject: { kind: 'PATH', fields: ['from', 'to'] },
   concurrency: 'exclusive',
   capabilities: ['files'],
-  precheck: (args, ctx) => checkSource(args.from, 'from', ctx),
+  precheck: (args, ctx) => checkSources(args.from, 'from', ctx),
   plan: (args, ctx) => planTransfer(args, ctx, 'copy'),
   summarize: (_args, plan, { files }) => summarizeTransfer(plan, files, 'copy'),
   execute: (_args, ctx) => executeTransfer(ctx, 'copy'),

@@ -4,7 +4,7 @@ import { text } from '../../electron/common/i18n';
 import { defineTool, failure, isFailure, type Failure, type Plan, type PlanContext, type PlannedTarget } from '../kit/define-tool';
 import { countNoun, quoted } from '../kit/format';
 import { isSameOrInside, samePath } from '../kit/paths';
-import { asFailure, checkSource, displayOf, expandSources, MAX_TARGETS, renderRun, runTargets } from '../kit/targets';
+import { asFailure, checkSources, displayOf, expandSourceSpecs, MAX_TARGETS, renderRun, runTargets } from '../kit/targets';
 
 /** Every entry below a folder, each with its fingerprint (folders too: a new file changes a folder's mtime). */
 async function folderContents(folder: string, ctx: PlanContext, room: number): Promise<PlannedTarget[] | Failure> {
@@ -56,7 +56,9 @@ function whatToTrash(kept: readonly PlannedTarget[]): PlannedTarget[] {
 
 const input = Type.Object(
   {
-    path: Type.String({ description: 'File or folder to delete, or a glob such as "temp/*.log". Goes to Baram\'s trash.' }),
+    path: Type.Union([Type.String(), Type.Array(Type.String(), { minItems: 1, maxItems: 5000 })], {
+      description: 'File or folder to delete, a glob such as "temp/*.log", or a list of them. Goes to Baram\'s trash.',
+    }),
   },
   { additionalProperties: false },
 );
@@ -74,10 +76,10 @@ export const filesystemDelete = defineTool({
   concurrency: 'exclusive',
   capabilities: ['files'],
 
-  precheck: (args, ctx) => checkSource(args.path, 'path', ctx),
+  precheck: (args, ctx) => checkSources(args.path, 'path', ctx),
 
   async plan(args, ctx): Promise<Plan | Failure> {
-    const sources = await expandSources(args.path, 'path', ctx);
+    const sources = await expandSourceSpecs(args.path, 'path', ctx);
     if (isFailure(sources)) return sources;
     const root = sources.paths.find((p) => ctx.files.roots.some((r) => samePath(p, r)));
     if (root !== undefined) {

@@ -2,7 +2,8 @@ import type { ReadOnlyFileAccess } from '../kit/define-tool';
 import { Type } from '@sinclair/typebox';
 import type { FileInfo } from '../../electron/common/file-access';
 import { pick, text, type Text } from '../../electron/common/i18n';
-import { defineTool, failure, type Failure, type PrecheckContext } from '../kit/define-tool';
+import { defineTool, failure, isFailure, type Failure, type PrecheckContext } from '../kit/define-tool';
+import { dateRange, DATE_FIELDS_DESCRIPTION, inRange, shortLocalTime } from '../kit/dates';
 import { fail, fromHostError, ok, patternOrNone } from '../kit/results';
 import { countNoun, humanSize, LIST_CAP } from '../kit/format';
 import { namePatternGlob, relativeTo } from '../kit/paths';
@@ -13,6 +14,10 @@ const input = Type.Object(
     path: Type.String({ description: 'Folder to list, relative to the workspace ("." for the workspace itself).' }),
     recursive: Type.Optional(Type.Boolean({ description: 'Include subfolders (default false).' })),
     pattern: Type.Optional(Type.String({ description: 'Only names matching this glob, e.g. "*.xlsx". Empty = everything.' })),
+    // filesystem.search calls it namePattern; a model that mixes the two is understood either way.
+    namePattern: Type.Optional(Type.String({ description: 'Same as pattern.' })),
+    modifiedAfter: Type.Optional(Type.String({ description: DATE_FIELDS_DESCRIPTION.after })),
+    modifiedBefore: Type.Optional(Type.String({ description: DATE_FIELDS_DESCRIPTION.before })),
   },
   { additionalProperties: false },
 );
@@ -29,9 +34,9 @@ async function checkFolder(path: string, ctx: PrecheckContext): Promise<Failure 
 function entryLine(entry: FileInfo, rel: string): string {
   switch (entry.type) {
     case 'directory':
-      return `${rel}/`;
+      return `${rel}/  (${shortLocalTime(entry.mtimeMs)})`;
     case 'file':
-      return `${rel}  (${humanSize(entry.size)})`;
+      return `${rel}  (${humanSize(entry.size)}, ${shortLocalTime(entry.mtimeMs)})`;
     case 'symlink':
       return `${rel}@`;
     case 'other':
@@ -42,8 +47,8 @@ function entryLine(entry: FileInfo, rel: string): string {
 export const filesystemList = defineTool({
   name: 'filesystem.list',
   description: {
-    ko: '폴더 안의 파일과 하위 폴더 목록을 봅니다. recursive: true면 하위 폴더까지, pattern(예: *.xlsx)으로 이름을 거릅니다.',
-    en: 'List the files and subfolders of a folder. recursive: true includes subfolders; pattern (e.g. *.xlsx) filters names.',
+    ko: '폴더 안의 파일과 하위 폴더 목록을 크기·수정 날짜와 함께 봅니다. recursive: true면 하위 폴더까지, pattern(예: *.xlsx)으로 이름을, modifiedAfter/modifiedBefore(예: "2022", "2023")로 수정 날짜를 거릅니다.',
+    en: 'List the files and subfolders of a folder with size and modification date. recursive: true includes subfolders; pattern (e.g. *.xlsx) filters names; modifiedAfter/modifiedBefore (e.g. "2022", "2023") filter by date.',
   },
   keywords: ['목록', '폴더', '디렉터리', '파일 목록', 'list', 'folder', 'directory', 'ls', 'dir'],
   input,
@@ -60,26 +65,38 @@ export const filesystemList = defineTool({
     const { files, lang } = ctx;
     const refused = await checkFolder(args.path, ctx);
     if (refused) return fail(lang, refused.failure);
-    const pattern = patternOrNone(args.pattern);
+    const pattern = patternOrNone(args.pattern) ?? patternOrNone(args.namePattern);
     const recursive = args.recursive ?? false;
+    const range = dateRange(args);
+    if (isFailure(range)) return fail(lang, range.failure);
     try {
       // The host returns real paths; the folder's real path makes them relative again.
       const folder = await files.check(args.path);
       const shownFolder = displayOf(files, folder) || '.';
       let entries: FileInfo[];
       let total: number | undefined; // undefined: the host stopped early, the real count is unknown
-      if (pattern === undefined) {
+      if (pattern === undefined && range === null) {
         entries = await files.list(folder, { recursive, maxEntries: LIST_CAP + 1 });
         total = entries.length > LIST_CAP ? undefined : entries.length;
+      } else if (pattern === undefined) {
+        // A date filter keeps files only: a folder's own mtime says nothing about its contents.
+        const all = await files.list(folder, { recursive, maxEntries: MAX_COUNTED_MATCHES + 1 });
+        const dated = all.filter((e) => e.type !== 'directory' && inRange(e.mtimeMs, range));
+        entries = dated.slice(0, LIST_CAP + 1);
+        total = all.length > MAX_COUNTED_MATCHES ? undefined : dated.length;
       } else {
         const matched = await globForListing(files, namePatternGlob(folder, pattern, recursive));
         if (matched.tooMany) return ok(pick(tooManyText(shownFolder, pattern), lang), { count: MAX_COUNTED_MATCHES, truncated: true });
         entries = [];
-        for (const path of matched.paths.slice(0, LIST_CAP)) {
+        let counted = 0;
+        for (const path of matched.paths) {
+          if (range === null && entries.length >= LIST_CAP) break;
           const info = await files.stat(path);
-          if (info) entries.push(info);
+          if (!info || (range !== null && (info.type === 'directory' || !inRange(info.mtimeMs, range)))) continue;
+          counted++;
+          if (entries.length < LIST_CAP) entries.push(info);
         }
-        total = matched.paths.length;
+        total = range === null ? matched.paths.length : counted;
       }
       const rows = entries
         .slice(0, LIST_CAP)
@@ -87,8 +104,12 @@ export const filesystemList = defineTool({
         .filter((r) => r.rel !== '');
 
       if (rows.length === 0) {
-        const none =
-          pattern === undefined
+        const none = range !== null
+          ? text(
+              `'${shownFolder}'에 그 기간에 수정된 파일이 없습니다. 날짜를 넓히거나(modifiedAfter/modifiedBefore) recursive: true로 하위 폴더까지 보세요.`,
+              `No file in '${shownFolder}' was modified in that period. Widen the dates (modifiedAfter/modifiedBefore), or use recursive: true.`,
+            )
+          : pattern === undefined
             ? text(`'${shownFolder}' 폴더가 비어 있습니다.`, `The folder '${shownFolder}' is empty.`)
             : text(
                 `'${shownFolder}'에 '${pattern}'에 맞는 항목이 없습니다. pattern을 비워 전체를 보거나, 하위 폴더까지 찾으려면 recursive: true 또는 filesystem.search를 쓰세요.`,

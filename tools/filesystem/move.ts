@@ -1,12 +1,19 @@
 import { Type } from '@sinclair/typebox';
 import { defineTool } from '../kit/define-tool';
-import { checkSource } from '../kit/targets';
+import { checkSources } from '../kit/targets';
 import { executeTransfer, planTransfer, summarizeTransfer } from '../kit/transfer';
 
 const input = Type.Object(
   {
-    from: Type.String({ description: 'File or folder to move, or a glob such as "downloads/*.xlsx".' }),
+    from: Type.Union([Type.String(), Type.Array(Type.String(), { minItems: 1, maxItems: 5000 })], {
+      description: 'File or folder to move, or a glob such as "downloads/*.xlsx", or a list of paths and globs (e.g. ["a.jpg", "b.jpg"]).',
+    }),
     to: Type.String({ description: 'New path, or the folder to move into (required when several match; created if missing).' }),
+    onConflict: Type.Optional(
+      Type.Union([Type.Literal('refuse'), Type.Literal('skip'), Type.Literal('keepBoth')], {
+        description: 'Where a name is taken: refuse (default: nothing is done), skip that entry, or keepBoth (the new one gets "name (2).ext").',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -15,8 +22,8 @@ const input = Type.Object(
 export const filesystemMove = defineTool({
   name: 'filesystem.move',
   description: {
-    ko: '파일이나 폴더를 옮기거나 이름을 바꿉니다. from에 글롭(예: *.xlsx)을 쓰면 한 번에 옮기고, 그때 to는 폴더입니다. 덮어쓰지 않습니다.',
-    en: 'Move or rename files and folders. A glob in from (e.g. *.xlsx) moves all matches at once; then to is a folder. Never overwrites.',
+    ko: '파일이나 폴더를 옮기거나 이름을 바꿉니다. from에 글롭(예: *.xlsx)이나 경로 목록을 쓰면 한 번에 옮기고, 그때 to는 폴더입니다(없으면 만듭니다. mkdir 불필요). 덮어쓰지 않습니다(onConflict로 건너뛰기·둘 다 두기).',
+    en: 'Move or rename files and folders. A glob or a list of paths in from moves all at once; then to is a folder (created if missing: no mkdir needed). Never overwrites (onConflict: skip or keepBoth).',
   },
   keywords: ['옮기기', '이동', '이름 바꾸기', '정리', 'move', 'rename', 'mv', 'organize'],
   input,
@@ -24,7 +31,7 @@ export const filesystemMove = defineTool({
   subject: { kind: 'PATH', fields: ['from', 'to'] },
   concurrency: 'exclusive',
   capabilities: ['files'],
-  precheck: (args, ctx) => checkSource(args.from, 'from', ctx),
+  precheck: (args, ctx) => checkSources(args.from, 'from', ctx),
   plan: (args, ctx) => planTransfer(args, ctx, 'move'),
   summarize: (_args, plan, { files }) => summarizeTransfer(plan, files, 'move'),
   execute: (_args, ctx) => executeTransfer(ctx, 'move'),

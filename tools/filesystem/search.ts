@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { pick, text } from '../../electron/common/i18n';
-import { defineTool, failure, type Failure, type PrecheckContext } from '../kit/define-tool';
+import { defineTool, failure, isFailure, type Failure, type PrecheckContext } from '../kit/define-tool';
+import { dateRange, DATE_FIELDS_DESCRIPTION, inRange, shortLocalTime } from '../kit/dates';
 import { fail, fromHostError, ok, patternOrNone } from '../kit/results';
 import { humanSize, LIST_CAP } from '../kit/format';
 import { namePatternGlob } from '../kit/paths';
@@ -15,9 +16,15 @@ const MAX_SCANNED_FILES = 200_000;
 const input = Type.Object(
   {
     path: Type.Optional(Type.String({ description: 'Folder to search in, relative to the workspace (default: the whole workspace).' })),
-    namePattern: Type.String({
-      description: 'Glob for names, e.g. "*.xlsx", "보고서*", "2024/*.csv". A plain word matches names containing it. Empty = all files.',
-    }),
+    namePattern: Type.Optional(
+      Type.String({
+        description: 'Glob for names, e.g. "*.xlsx", "보고서*", "2024/*.csv". A plain word matches names containing it. Empty or absent = all files.',
+      }),
+    ),
+    // filesystem.list calls it pattern; a model that mixes the two is understood either way.
+    pattern: Type.Optional(Type.String({ description: 'Same as namePattern.' })),
+    modifiedAfter: Type.Optional(Type.String({ description: DATE_FIELDS_DESCRIPTION.after })),
+    modifiedBefore: Type.Optional(Type.String({ description: DATE_FIELDS_DESCRIPTION.before })),
   },
   { additionalProperties: false },
 );
@@ -58,14 +65,16 @@ export const filesystemSearch = defineTool({
   precheck: (args, ctx) => checkFolder(folderOf(args.path), ctx),
 
   summarize: (args) =>
-    text(`'${folderOf(args.path)}'에서 '${args.namePattern}' 이름의 파일을 찾습니다`, `Finds files named '${args.namePattern}' in '${folderOf(args.path)}'`),
+    text(`'${folderOf(args.path)}'에서 '${args.namePattern ?? args.pattern ?? '*'}' 이름의 파일을 찾습니다`, `Finds files named '${args.namePattern ?? args.pattern ?? '*'}' in '${folderOf(args.path)}'`),
 
   async execute(args, ctx) {
     const { files, lang } = ctx;
     const where = folderOf(args.path);
     const refused = await checkFolder(where, ctx);
     if (refused) return fail(lang, refused.failure);
-    const pattern = patternOrNone(args.namePattern);
+    const pattern = patternOrNone(args.namePattern) ?? patternOrNone(args.pattern);
+    const range = dateRange(args);
+    if (isFailure(range)) return fail(lang, range.failure);
     try {
       // The host returns real paths; the folder's real path makes them relative again.
       const folder = await files.check(where);
@@ -81,8 +90,10 @@ export const filesystemSearch = defineTool({
         for await (const entry of files.walk(folder, { maxFiles: MAX_SCANNED_FILES })) {
           if (ctx.signal.aborted) break;
           scanned++;
+          const info = range === null && found.length >= LIST_CAP ? undefined : await files.stat(entry.path);
+          if (range !== null && (!info || !inRange(info.mtimeMs, range))) continue;
           total++;
-          if (found.length < LIST_CAP) found.push(`${displayOf(files, entry.path)}  (${humanSize(entry.size)})`);
+          if (found.length < LIST_CAP && info) found.push(`${displayOf(files, entry.path)}  (${humanSize(entry.size)}, ${shortLocalTime(info.mtimeMs)})`);
         }
         scanCut = scanned >= MAX_SCANNED_FILES;
       } else {
@@ -99,13 +110,19 @@ export const filesystemSearch = defineTool({
             { count: MAX_COUNTED_MATCHES, truncated: true },
           );
         }
-        total = matched.paths.length;
-        for (const path of matched.paths.slice(0, LIST_CAP)) {
+        total = range === null ? matched.paths.length : 0;
+        for (const path of matched.paths) {
           if (ctx.signal.aborted) break;
+          if (range === null && found.length >= LIST_CAP) break;
           const info = await files.stat(path);
           if (!info) continue;
+          if (range !== null) {
+            if (info.type === 'directory' || !inRange(info.mtimeMs, range)) continue;
+            total++;
+            if (found.length >= LIST_CAP) continue;
+          }
           const shown = displayOf(files, info.path);
-          found.push(info.type === 'directory' ? `${shown}/` : info.type === 'file' ? `${shown}  (${humanSize(info.size)})` : shown);
+          found.push(info.type === 'directory' ? `${shown}/` : info.type === 'file' ? `${shown}  (${humanSize(info.size)}, ${shortLocalTime(info.mtimeMs)})` : shown);
         }
       }
       if (ctx.signal.aborted) {

@@ -2,7 +2,7 @@ import type { ReadOnlyFileAccess } from './define-tool';
 import { FileAccessError, isFileAccessError, type Fingerprint } from '../../electron/common/file-access';
 import { pick, text, type Lang, type Text } from '../../electron/common/i18n';
 import type { ToolOutcome, ToolResult } from '../../electron/common/tool-result';
-import { failure, type Failure, type PlanContext, type PlannedTarget, type ToolContext } from './define-tool';
+import { failure, isFailure, type Failure, type PlanContext, type PlannedTarget, type ToolContext } from './define-tool';
 import { fileErrorText } from './file-errors';
 import { cappedLines, josa } from './format';
 import { hasGlobChars, isSameOrInside } from './paths';
@@ -145,6 +145,54 @@ export async function expandSources(spec: string, field: string, ctx: PlanContex
   }
   if (paths.length === 0) return refusal('NOT_FOUND', spec);
   return { paths, fingerprints, isPattern: true };
+}
+
+/** A source argument: one path or glob, or a list of them ("these 74 files into 2022" is one call). */
+export type SourceSpec = string | readonly string[];
+
+/** How a source argument is named in messages. */
+export function specText(spec: SourceSpec): string {
+  return typeof spec === 'string' ? spec : spec.length <= 3 ? spec.join(', ') : `${spec.slice(0, 3).join(', ')} … (+${spec.length - 3})`;
+}
+
+/**
+ * expandSources over a list: each entry a path or a glob, the union in order, duplicates and
+ * entries inside a listed folder dropped. A list always acts "into a folder", like a glob.
+ */
+export async function expandSourceSpecs(spec: SourceSpec, field: string, ctx: PlanContext): Promise<ExpandedSources | Failure> {
+  if (typeof spec === 'string') return expandSources(spec, field, ctx);
+  if (spec.length === 0) return failure(emptyPathText(field));
+  const paths: string[] = [];
+  const fingerprints: Fingerprint[] = [];
+  for (const one of spec) {
+    const expanded = await expandSources(one, field, ctx);
+    if (isFailure(expanded)) return expanded;
+    for (const [i, path] of expanded.paths.entries()) {
+      if (paths.some((p) => isSameOrInside(path, p))) continue;
+      paths.push(path);
+      fingerprints.push(expanded.fingerprints[i]!);
+    }
+  }
+  if (paths.length > MAX_TARGETS) {
+    return failure(
+      text(
+        `${field}의 항목이 ${MAX_TARGETS}개를 넘습니다. 나눠서 요청하세요.`,
+        `${field} lists more than ${MAX_TARGETS} entries. Split the work.`,
+      ),
+    );
+  }
+  return { paths, fingerprints, isPattern: true };
+}
+
+/** checkSource over a list: every plain path must exist (globs are expanded by the plan). */
+export async function checkSources(spec: SourceSpec, field: string, ctx: PlanContext): Promise<Failure | null> {
+  if (typeof spec === 'string') return checkSource(spec, field, ctx);
+  if (spec.length === 0) return failure(emptyPathText(field));
+  for (const one of spec) {
+    const refused = await checkSource(one, field, ctx);
+    if (refused) return refused;
+  }
+  return null;
 }
 
 export { sameFingerprint } from '../../electron/common/file-access';

@@ -4,7 +4,7 @@ import type { ToolResult } from '../../electron/common/tool-result';
 import { failure, isFailure, type Failure, type Plan, type PlanContext, type PlannedTarget, type ToolContext } from './define-tool';
 import { countNoun, quoted } from './format';
 import { baseName, endsWithSeparator, isSameOrInside, joinPath, parentPath, samePath } from './paths';
-import { attempt, displayOf, emptyPathText, expandSources, refuseWildcardName, renderRun, runTargets } from './targets';
+import { attempt, displayOf, emptyPathText, expandSourceSpecs, refuseWildcardName, renderRun, runTargets, specText, type SourceSpec } from './targets';
 
 /**
  * Shared by filesystem.move and filesystem.copy (they differ only in the host call and wording).
@@ -57,9 +57,33 @@ function conflictText(lines: readonly string[], total: number, verb: TransferVer
   );
 }
 
-export async function planTransfer(args: { from: string; to: string }, ctx: PlanContext, verb: TransferVerb): Promise<Plan | Failure> {
+/** What to do where a destination already exists: refuse everything (the default), skip that one, or keep both. */
+export type OnConflict = 'refuse' | 'skip' | 'keepBoth';
+
+/** "보고서.xlsx" → "보고서 (2).xlsx", the first name that is free on disk and in this plan. */
+async function freeName(destination: string, taken: ReadonlySet<string>, files: ReadOnlyFileAccess): Promise<string | Failure> {
+  const folder = parentPath(destination);
+  const name = baseName(destination);
+  const dot = name.lastIndexOf('.');
+  const [stem, ext] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
+  for (let n = 2; n < 1000; n++) {
+    const candidate = joinPath(folder, `${stem} (${n})${ext}`);
+    if (taken.has(candidate.toLowerCase())) continue;
+    const existing = await attempt(files, () => files.fingerprint(candidate));
+    if (existing !== null && 'failure' in existing) return existing;
+    if (existing === null) return candidate;
+  }
+  return failure(text(`'${name}'에 쓸 새 이름을 찾지 못했습니다.`, `No free name was found for '${name}'.`));
+}
+
+export async function planTransfer(
+  args: { from: SourceSpec; to: string; onConflict?: OnConflict | undefined },
+  ctx: PlanContext,
+  verb: TransferVerb,
+): Promise<Plan | Failure> {
   const { files } = ctx;
-  const sources = await expandSources(args.from, 'from', ctx);
+  const onConflict = args.onConflict ?? 'refuse';
+  const sources = await expandSourceSpecs(args.from, 'from', ctx);
   if (isFailure(sources)) return sources;
   if (args.to.trim() === '') return failure(emptyPathText('to'));
   const wildcard = refuseWildcardName(args.to, 'to');
@@ -74,8 +98,8 @@ export async function planTransfer(args: { from: string; to: string }, ctx: Plan
   if (intoFolder && toInfo && toInfo.type !== 'directory') {
     return failure(
       text(
-        `'${args.to}'은(는) 파일입니다. 여러 항목이나 패턴(${args.from})을 옮길 때 to는 폴더여야 합니다. 폴더 경로를 주세요 (없으면 새로 만듭니다).`,
-        `'${args.to}' is a file. When several entries or a pattern (${args.from}) are moved or copied, 'to' must be a folder. Give a folder path (a missing one is created).`,
+        `'${args.to}'은(는) 파일입니다. 여러 항목이나 패턴(${specText(args.from)})을 옮길 때 to는 폴더여야 합니다. 폴더 경로를 주세요 (없으면 새로 만듭니다).`,
+        `'${args.to}' is a file. When several entries or a pattern (${specText(args.from)}) are moved or copied, 'to' must be a folder. Give a folder path (a missing one is created).`,
       ),
     );
   }
@@ -97,6 +121,8 @@ export async function planTransfer(args: { from: string; to: string }, ctx: Plan
 
   const targets: PlannedTarget[] = createFolder ? [{ path: createFolder, fingerprint: null }] : [];
   const conflicts: string[] = [];
+  const skipped: string[] = [];
+  const renamed: string[] = [];
   const destinations = new Map<string, string>();
   let skippedSelf: string | undefined;
   for (const [i, source] of sources.paths.entries()) {
@@ -106,32 +132,50 @@ export async function planTransfer(args: { from: string; to: string }, ctx: Plan
       skippedSelf = displayOf(files, source);
       continue;
     }
-    const destination = intoFolder ? joinPath(toPath, baseName(source)) : toPath;
+    let destination = intoFolder ? joinPath(toPath, baseName(source)) : toPath;
     const shownSource = displayOf(files, source);
-    const shownDestination = displayOf(files, destination);
     const key = destination.toLowerCase();
+    let clash: string | undefined;
     if (samePath(source, destination)) {
-      conflicts.push(pick(text(`${shownSource}: 이미 그 자리에 있습니다`, `${shownSource}: already there`), ctx.lang));
+      clash = pick(text(`${shownSource}: 이미 그 자리에 있습니다`, `${shownSource}: already there`), ctx.lang);
     } else if (isSameOrInside(destination, source)) {
       conflicts.push(pick(text(`${shownSource}: 폴더를 자기 안으로 옮길 수 없습니다`, `${shownSource}: a folder cannot go inside itself`), ctx.lang));
+      continue;
     } else if (destinations.has(key)) {
-      conflicts.push(
-        pick(text(`${shownDestination}: ${destinations.get(key)}와(과) 이름이 같습니다`, `${shownDestination}: same name as ${destinations.get(key)}`), ctx.lang),
-      );
+      clash = pick(text(`${displayOf(files, destination)}: ${destinations.get(key)}와(과) 이름이 같습니다`, `${displayOf(files, destination)}: same name as ${destinations.get(key)}`), ctx.lang);
     } else {
       const existing = createFolder ? null : await attempt(files, () => files.fingerprint(destination));
       if (existing !== null && 'failure' in existing) return existing;
-      if (existing !== null) conflicts.push(pick(text(`${shownDestination}: 이미 있습니다`, `${shownDestination}: already exists`), ctx.lang));
+      if (existing !== null) clash = pick(text(`${displayOf(files, destination)}: 이미 있습니다`, `${displayOf(files, destination)}: already exists`), ctx.lang);
     }
-    destinations.set(key, shownSource);
+    if (clash !== undefined) {
+      // The approval shows what each choice does: skipped entries and new names are listed.
+      if (onConflict === 'skip' || samePath(source, destination)) {
+        if (onConflict === 'refuse') conflicts.push(clash);
+        else skipped.push(clash);
+        continue;
+      }
+      if (onConflict === 'refuse') {
+        conflicts.push(clash);
+        continue;
+      }
+      const free = await freeName(destination, new Set(destinations.keys()), files);
+      if (isFailure(free)) return free;
+      destination = free;
+      renamed.push(`${shownSource} → ${displayOf(files, destination)}`);
+    }
+    destinations.set(destination.toLowerCase(), shownSource);
     targets.push({ path: source, to: destination, fingerprint: sources.fingerprints[i] ?? null });
   }
   if (conflicts.length > 0) return failure(conflictText(conflicts.slice(0, MAX_LISTED_CONFLICTS), conflicts.length, verb));
   if (!targets.some((t) => t.to !== undefined)) {
+    if (skipped.length > 0) {
+      return failure(text(`옮길 것이 없습니다: 모두 이미 있어 건너뜁니다.\n${skipped.join('\n')}`, `Nothing to do: every entry already exists there and is skipped.\n${skipped.join('\n')}`));
+    }
     return failure(
       text(
-        `'${args.from}'에 맞는 것이 대상 폴더 자신뿐입니다. 옮길 파일에 맞는 패턴을 주세요 (이름은 filesystem.search로 확인).`,
-        `The only match for '${args.from}' is the destination folder itself. Give a pattern that matches the files to move (check names with filesystem.search).`,
+        `'${specText(args.from)}'에 맞는 것이 대상 폴더 자신뿐입니다. 옮길 파일에 맞는 패턴을 주세요 (이름은 filesystem.search로 확인).`,
+        `The only match for '${specText(args.from)}' is the destination folder itself. Give a pattern that matches the files to move (check names with filesystem.search).`,
       ),
     );
   }
@@ -139,6 +183,12 @@ export async function planTransfer(args: { from: string; to: string }, ctx: Plan
   const notes: string[] = [];
   if (createFolder) {
     notes.push(pick(text(`새 폴더 ${quoted(displayOf(files, createFolder), '을')} 만듭니다.`, `Creates the new folder '${displayOf(files, createFolder)}'.`), ctx.lang));
+  }
+  if (skipped.length > 0) {
+    notes.push(pick(text(`이름이 겹쳐 건너뛰는 ${skipped.length}개:`, `Skipped, because the name is taken (${skipped.length}):`), ctx.lang), ...skipped.map((l) => `- ${l}`));
+  }
+  if (renamed.length > 0) {
+    notes.push(pick(text(`이름이 겹쳐 새 이름으로 ${verb === 'move' ? '옮기는' : '복사하는'} ${renamed.length}개:`, `Kept both: new names for ${renamed.length}:`), ctx.lang), ...renamed.map((l) => `- ${l}`));
   }
   if (skippedSelf !== undefined) {
     notes.push(pick(text(`대상 폴더 ${quoted(skippedSelf, '은')} 패턴에 맞지만 제외합니다.`, `The destination folder '${skippedSelf}' matches the pattern and is left out.`), ctx.lang));

@@ -22,7 +22,11 @@ describe('filesystem.list', () => {
     const g = await open({ files: office });
     const r = await g.call('filesystem.list', { path: '.' });
     expect(r.outcome).toBe('ok');
-    expect(r.text.split('\n')).toEqual(["Folder '.': 2 folders, 1 file", '다운로드/', '보고서/', 'readme.txt  (6 B)']);
+    // Each entry with its modification date (local time, minutes), so sorting by date needs no info calls.
+    const date = String.raw`\d{4}-\d{2}-\d{2} \d{2}:\d{2}`;
+    const lines = r.text.split('\n');
+    expect(lines[0]).toBe("Folder '.': 2 folders, 1 file");
+    expect(lines.slice(1).map((l) => l.replace(new RegExp(date, 'g'), 'DATE'))).toEqual(['다운로드/  (DATE)', '보고서/  (DATE)', 'readme.txt  (6 B, DATE)']);
     expect(g.approvals).toHaveLength(0);
   });
 

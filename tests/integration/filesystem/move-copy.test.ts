@@ -33,7 +33,7 @@ describe('filesystem.move with a glob', () => {
     expect(g.approvals).toHaveLength(1);
     const request = g.approvals[0]!;
     expect(request.targets).toHaveLength(150);
-    expect(request.targets[0]).toEqual({ path: '다운로드/매출_001.xlsx', to: '정리/2024/매출_001.xlsx', exists: true });
+    expect(request.targets[0]).toMatchObject({ path: '다운로드/매출_001.xlsx', to: '정리/2024/매출_001.xlsx', exists: true });
     expect(request.summary.ko).toBe("파일 150개를 '정리/2024'로 옮깁니다");
     expect(request.summary.en).toBe("Moves 150 files to '정리/2024'");
     expect(await names(g, '정리/2024')).toHaveLength(150);
@@ -48,7 +48,7 @@ describe('filesystem.move with a glob', () => {
     const r = await g.call('filesystem.move', { from: '다운로드/*.xlsx', to: '정리/2025' });
     expect(r.outcome).toBe('ok');
     expect(g.approvals).toHaveLength(1);
-    expect(g.approvals[0]!.targets[0]).toEqual({ path: '정리/2025', exists: false });
+    expect(g.approvals[0]!.targets[0]).toMatchObject({ path: '정리/2025', exists: false });
     expect(g.approvals[0]!.targets).toHaveLength(4);
     expect(g.approvals[0]!.summary.en).toBe("Moves 3 files to '정리/2025' (creating the folder '정리/2025')");
     expect(await names(g, '정리/2025')).toEqual(['매출_001.xlsx', '매출_002.xlsx', '매출_003.xlsx']);
@@ -159,7 +159,7 @@ describe('filesystem.move of one entry', () => {
     await mkdir(join(g.workspace, '보관'));
     const r = await g.call('filesystem.move', { from: '[최종] 보고서.xlsx', to: '보관' });
     expect(r.outcome).toBe('ok');
-    expect(g.approvals[0]!.targets).toEqual([{ path: '[최종] 보고서.xlsx', to: '보관/[최종] 보고서.xlsx', exists: true }]);
+    expect(g.approvals[0]!.targets).toMatchObject([{ path: '[최종] 보고서.xlsx', to: '보관/[최종] 보고서.xlsx', exists: true }]);
     expect(await names(g, '보관')).toEqual(['[최종] 보고서.xlsx']);
     const paren = await g.call('filesystem.move', { from: '보고서(1).xlsx', to: '보관/' });
     expect(paren.outcome).toBe('ok');

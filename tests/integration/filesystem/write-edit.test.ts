@@ -22,7 +22,7 @@ describe('filesystem.write', () => {
     expect(g.approvals).toHaveLength(1);
     const request = g.approvals[0]!;
     // The missing folder is created too, and the approval lists it.
-    expect(request.targets).toEqual([
+    expect(request.targets).toMatchObject([
       { path: '메모', exists: false },
       { path: '메모/오늘.txt', exists: false },
     ]);
@@ -44,7 +44,7 @@ describe('filesystem.write', () => {
     const r = await g.call('filesystem.write', { path: 'a.txt', content: 'one\nTWO\nthree\n', overwrite: true });
     expect(r.outcome).toBe('ok');
     expect(g.approvals[0]!.preview).toContain('-two\n+TWO');
-    expect(g.approvals[0]!.targets).toEqual([{ path: 'a.txt', exists: true }]);
+    expect(g.approvals[0]!.targets).toMatchObject([{ path: 'a.txt', exists: true }]);
     expect(await textOf(g, 'a.txt')).toBe('one\nTWO\nthree\n');
   });
 

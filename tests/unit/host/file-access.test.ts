@@ -56,7 +56,8 @@ describe('resolve, display, check, stat', () => {
     expect((await box.files.stat('dir'))?.type).toBe('directory');
     expect((await box.files.stat('dangling'))?.type).toBe('symlink');
     expect(await box.files.stat('nothing')).toBeNull();
-    expect(await box.files.fingerprint('a.txt')).toEqual({ type: 'file', size: 5, mtimeMs: file?.mtimeMs });
+    expect(await box.files.fingerprint('a.txt')).toEqual({ type: 'file', size: 5, mtimeMs: file?.mtimeMs, dev: expect.any(Number), ino: expect.any(Number) });
+    expect(await box.files.fingerprint('a.txt', { content: true })).toMatchObject({ sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(await box.files.fingerprint('nothing')).toBeNull();
   });
 });
