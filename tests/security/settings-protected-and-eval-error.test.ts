@@ -55,6 +55,15 @@ describe('a --settings file inside the workspace is protected like the policy fi
     expect(w.ledger().some((e) => e.type === 'approval.requested')).toBe(false);
   });
 
+  it('attack: a --settings path that is a link into the workspace leaves the real file protected', async () => {
+    const w = await world();
+    const link = join(w.ws, '..', 'settings-link.json');
+    await symlink(w.settings, link);
+    const r = await runCli(['call', 'filesystem.write', JSON.stringify({ path: 'settings.json', content: '{}', overwrite: true }), '--workspace', w.ws, '--data-dir', join(w.ws, '..', 'data'), '--settings', link, '--approve', 'all', '--lang', 'en']);
+    expect(r.json().outcome, r.stdout + r.stderr).toBe('denied');
+    expect(await readFile(w.settings, 'utf8')).toBe(SETTINGS);
+  });
+
   it('positive control: another file beside it is written after approval', async () => {
     const w = await world();
     const r = await w.call('filesystem.write', { path: 'notes.txt', content: 'hello' });

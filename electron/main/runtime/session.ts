@@ -96,10 +96,13 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   }
   // The settings file is protected like the policy file: a tool that could rewrite it would choose
   // the next session's rules (issue 14). The default one lies in the data folder, protected already.
+  // As named and where a link leads: a settings path that is a link into the workspace must not
+  // leave the real file writable.
+  const bothForms = (file: string) => [...new Set([resolve(file), ...(existsSync(file) ? [realpathSync(file)] : [])])];
   const protectedPaths = [
     realDataDir,
-    ...(options.policyFile ? [resolve(options.policyFile)] : []),
-    ...(options.userSettingsFile ? [resolve(options.userSettingsFile)] : []),
+    ...(options.policyFile ? bothForms(options.policyFile) : []),
+    ...(options.userSettingsFile ? bothForms(options.userSettingsFile) : []),
   ];
   const files = await createFileAccess({ roots: [...roots], trashDir: join(realDataDir, 'trash'), protectedPaths, home });
   const permissionEnv: PermissionEnv = { roots: files.roots, home, platform: process.platform, protectedPaths };
