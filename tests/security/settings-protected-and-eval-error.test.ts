@@ -2,11 +2,15 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, mkdir, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readLedgerRows } from '../../electron/main/audit';
 import { auditDir } from '../../electron/main/runtime/session';
 import { useTestGate } from '../helpers/gate-harness';
 import { runCli } from '../helpers/run-cli';
+
+// Each test starts the real CLI once or twice (a few seconds each on a loaded machine); the
+// assertions do not depend on how long that takes.
+vi.setConfig({ testTimeout: 120_000 });
 
 /**
  * Issue 14, class 13 (the policy and settings items): a `--settings` file inside the workspace was
