@@ -46,8 +46,14 @@ const REQUEST_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
 };
 
 function withSynonyms(forms: readonly string[]): readonly string[] {
-  const extra = forms.flatMap((f) => REQUEST_SYNONYMS[f] ?? []);
-  return extra.length === 0 ? forms : [...forms, ...extra.filter((e) => !forms.includes(e))];
+  let out: string[] | null = null;
+  for (const f of forms) {
+    const extra = REQUEST_SYNONYMS[f];
+    if (!extra) continue;
+    out ??= [...forms];
+    for (const e of extra) if (!out.includes(e)) out.push(e);
+  }
+  return out ?? forms;
 }
 
 /**
@@ -74,6 +80,9 @@ export interface RoutingIndex {
   readonly phrases: ReadonlyArray<ReadonlyArray<ReadonlyArray<readonly string[]>>>;
   readonly exact: ReadonlyMap<string, Term>;
   readonly terms: readonly Term[];
+  /** The same terms by script, for the fuzzy pass (a Hangul form never matches a Latin term). */
+  readonly hangulTerms: readonly Term[];
+  readonly latinTerms: readonly Term[];
 }
 
 /**
@@ -135,7 +144,28 @@ function buildIndex(tools: readonly ToolInfo[]): RoutingIndex {
     }
   });
   const terms: Term[] = [...postings].map(([text, p]) => ({ text, jamo: toJamo(text), hangul: /[가-힣]/.test(text), postings: p }));
-  return { tools, phrases, exact: new Map(terms.map((t) => [t.text, t])), terms };
+  return {
+    tools,
+    phrases,
+    exact: new Map(terms.map((t) => [t.text, t])),
+    terms,
+    hangulTerms: terms.filter((t) => t.hangul),
+    latinTerms: terms.filter((t) => !t.hangul),
+  };
+}
+
+function phraseSaid(phrase: ReadonlyArray<readonly string[]>, said: ReadonlySet<string>): boolean {
+  for (const forms of phrase) {
+    let found = false;
+    for (const f of forms) if (said.has(f)) { found = true; break; }
+    if (!found) return false;
+  }
+  return true;
+}
+
+function namesFolder(word: Word): boolean {
+  for (const f of word.forms) if (FOLDER_WORDS.has(f)) return true;
+  return false;
 }
 
 function fuzzyMatch(form: string, formJamo: string, hangul: boolean, term: Term): number {
@@ -163,10 +193,12 @@ export function scoreTools(index: RoutingIndex, text: string): Float64Array {
   const words = all.length > MAX_WORDS ? [...all.slice(0, MAX_WORDS - TAIL_WORDS), ...all.slice(-TAIL_WORDS)] : all;
   const said = new Set<string>();
   for (const w of words) for (const f of withSynonyms(w.forms)) said.add(f);
-  index.phrases.forEach((phrases, i) => {
-    for (const phrase of phrases) if (phrase.every((forms) => forms.some((f) => said.has(f)))) total[i] = total[i]! + PHRASE_BONUS;
-  });
-  words.forEach((word, k) => {
+  for (let i = 0; i < n; i++) {
+    for (const phrase of index.phrases[i]!) if (phraseSaid(phrase, said)) total[i] = total[i]! + PHRASE_BONUS;
+  }
+  // Plain loops, no closures: this runs on every turn (see the routing-time target).
+  for (let k = 0; k < words.length; k++) {
+    const word = words[k]!;
     best.fill(0);
     const forms = withSynonyms(word.forms);
     let known = false;
@@ -178,17 +210,19 @@ export function scoreTools(index: RoutingIndex, text: string): Float64Array {
     }
     // Compounds, typos and prefixes only for a word none of whose forms is a card term: a word
     // that matched is understood, and the pass over every term is most of the routing time.
-    for (const form of known ? [] : forms) {
-      const formJamo = word.hangul ? toJamo(form) : form;
-      for (const term of index.terms) {
-        const m = fuzzyMatch(form, formJamo, word.hangul, term);
-        if (m === 0) continue;
-        for (const [i, w] of term.postings) if (m * w > best[i]!) best[i] = m * w;
+    if (!known) {
+      for (const form of forms) {
+        const formJamo = word.hangul ? toJamo(form) : form;
+        for (const term of word.hangul ? index.hangulTerms : index.latinTerms) {
+          const m = fuzzyMatch(form, formJamo, word.hangul, term);
+          if (m === 0) continue;
+          for (const [i, w] of term.postings) if (m * w > best[i]!) best[i] = m * w;
+        }
       }
     }
     const next = words[k + 1];
-    const factor = next && !FOLDER_WORDS.has(word.forms.at(-1)!) && next.forms.some((f) => FOLDER_WORDS.has(f)) ? FOLDER_NAME_FACTOR : 1;
+    const factor = next && !FOLDER_WORDS.has(word.forms.at(-1)!) && namesFolder(next) ? FOLDER_NAME_FACTOR : 1;
     for (let i = 0; i < n; i++) total[i] = total[i]! + factor * best[i]!;
-  });
+  }
   return total;
 }

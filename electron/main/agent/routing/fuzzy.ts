@@ -1,6 +1,7 @@
 /**
  * True when a and b are at most one edit apart (insert, delete, substitute, or swap of two
- * neighbours). Linear and allocation-free: the router asks this for many word pairs per turn.
+ * neighbours). Linear, allocation- and closure-free: the router asks this for many word pairs
+ * per turn.
  */
 export function withinOneEdit(a: string, b: string): boolean {
   if (a === b) return true;
@@ -8,14 +9,17 @@ export function withinOneEdit(a: string, b: string): boolean {
   if (la - lb > 1 || lb - la > 1) return false;
   let i = 0;
   while (i < la && i < lb && a.charCodeAt(i) === b.charCodeAt(i)) i++;
-  const sameFrom = (ai: number, bi: number) => {
-    while (ai < la && bi < lb) if (a.charCodeAt(ai++) !== b.charCodeAt(bi++)) return false;
-    return ai === la && bi === lb;
-  };
   if (la === lb) {
     // substitution at i, or transposition of i and i+1
-    if (sameFrom(i + 1, i + 1)) return true;
-    return i + 1 < la && a.charCodeAt(i) === b.charCodeAt(i + 1) && a.charCodeAt(i + 1) === b.charCodeAt(i) && sameFrom(i + 2, i + 2);
+    if (sameFrom(a, b, i + 1, i + 1)) return true;
+    return i + 1 < la && a.charCodeAt(i) === b.charCodeAt(i + 1) && a.charCodeAt(i + 1) === b.charCodeAt(i) && sameFrom(a, b, i + 2, i + 2);
   }
-  return la > lb ? sameFrom(i + 1, i) : sameFrom(i, i + 1);
+  return la > lb ? sameFrom(a, b, i + 1, i) : sameFrom(a, b, i, i + 1);
+}
+
+/** a from ai and b from bi are the same text to their ends. */
+function sameFrom(a: string, b: string, ai: number, bi: number): boolean {
+  if (a.length - ai !== b.length - bi) return false;
+  while (ai < a.length) if (a.charCodeAt(ai++) !== b.charCodeAt(bi++)) return false;
+  return true;
 }

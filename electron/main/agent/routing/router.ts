@@ -80,7 +80,14 @@ interface Costs {
   readonly searchBase: number;
   /** Every tool's full schema, no search tool. */
   readonly full: number;
+  /** Tool name → registry position. */
+  readonly position: ReadonlyMap<string, number>;
+  /** The search tool per set of schemas sent (key: the positions, comma-joined). */
+  readonly searchTools: Map<string, { readonly definition: ToolDefinition; readonly json: string; readonly tokens: number; readonly catalog: string[] }>;
 }
+
+/** Search-tool variants kept per tool list and language (one per distinct set of offered tools). */
+const KEPT_SEARCH_TOOLS = 64;
 
 const costCache = new WeakMap<RoutingIndex, Map<Lang, Costs>>();
 
@@ -103,9 +110,27 @@ function costsOf(index: RoutingIndex, lang: Lang): Costs {
     lineTokens,
     searchBase: estimateTokens(JSON.stringify(searchToolDefinition([], lang))),
     full: TOOLS_PREAMBLE_TOKENS + tokens.reduce((a, b) => a + b + 1, 0),
+    position: new Map(index.tools.map((t, i) => [t.name, i])),
+    searchTools: new Map(),
   };
   byLang.set(lang, costs);
   return costs;
+}
+
+/** The search tool listing every tool not in `schemaIdx`, built once per set. */
+function searchToolFor(costs: Costs, schemaIdx: readonly number[], lang: Lang) {
+  const key = [...schemaIdx].sort((a, b) => a - b).join(',');
+  let entry = costs.searchTools.get(key);
+  if (!entry) {
+    const inBlock = new Set(schemaIdx);
+    const catalog = costs.lines.filter((_, i) => !inBlock.has(i));
+    const definition = searchToolDefinition(catalog, lang);
+    const json = JSON.stringify(definition);
+    entry = { definition, json, tokens: estimateTokens(json), catalog };
+    if (costs.searchTools.size >= KEPT_SEARCH_TOOLS) costs.searchTools.delete(costs.searchTools.keys().next().value!);
+    costs.searchTools.set(key, entry);
+  }
+  return entry;
 }
 
 /** Estimated block cost when the tools at `sent` (indices) get schemas: additive, for the budget loop. */
@@ -129,7 +154,7 @@ export function route(request: string, state: RoutingState, tools: readonly Tool
   const index = routingIndex(tools);
   const costs = costsOf(index, lang);
   const budget = costs.full * (options.budgetShare ?? 0.25);
-  const position = new Map(tools.map((t, i) => [t.name, i]));
+  const position = costs.position;
   const sent = new Set<number>();
   for (const name of state.offered) {
     const i = position.get(name);
@@ -156,17 +181,27 @@ export function route(request: string, state: RoutingState, tools: readonly Tool
     picked++;
   }
   const added = state.admit(fresh.sort((a, b) => a - b).map((i) => tools[i]!.name));
-  const schemaIdx = state.offered.map((n) => position.get(n)).filter((i): i is number => i !== undefined);
-  const inBlock = new Set(schemaIdx);
-  const catalog = costs.lines.filter((_, i) => !inBlock.has(i));
-  const search = searchToolDefinition(catalog, lang);
-  const searchJson = JSON.stringify(search);
-  const routed = TOOLS_PREAMBLE_TOKENS + schemaIdx.reduce((a, i) => a + costs.tokens[i]! + 1, 0) + estimateTokens(searchJson) + 1;
+  const schemaIdx: number[] = [];
+  for (const n of state.offered) {
+    const i = position.get(n);
+    if (i !== undefined) schemaIdx.push(i);
+  }
+  const search = searchToolFor(costs, schemaIdx, lang);
+  let routed = TOOLS_PREAMBLE_TOKENS + search.tokens + 1;
+  const json: string[] = [];
+  const definitions: ToolDefinition[] = [];
+  for (const i of schemaIdx) {
+    routed += costs.tokens[i]! + 1;
+    json.push(costs.json[i]!);
+    definitions.push(costs.definitions[i]!);
+  }
+  json.push(search.json);
+  definitions.push(search.definition);
   return {
     schemas: schemaIdx.map((i) => tools[i]!.name),
-    catalog,
-    toolBlock: `[${[...schemaIdx.map((i) => costs.json[i]!), searchJson].join(',')}]`,
-    definitions: [...schemaIdx.map((i) => costs.definitions[i]!), search],
+    catalog: [...search.catalog],
+    toolBlock: `[${json.join(',')}]`,
+    definitions,
     tokens: { routed, full: costs.full },
     added,
   };
