@@ -99,6 +99,8 @@ describe('the HTTP client refuses ambiguous paths before prefix matching, on eve
       `${site.origin}/wiki/a%23b`,
       `${site.origin}/wiki/a%00b`,
       `${site.origin}/wiki/%`,
+      `${site.origin}/wiki/．．／admin`,
+      `${site.origin}/wiki/..∕admin`,
       `${outside.origin}/#@${site.host}:${site.port}/wiki/page`,
     ]) {
       const r = await get(url);

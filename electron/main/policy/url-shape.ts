@@ -24,6 +24,7 @@ export type UrlAmbiguityKind =
   | 'path-parameter'
   | 'bad-encoding'
   | 'control'
+  | 'lookalike'
   | 'fragment-host';
 
 export interface UrlAmbiguity {
@@ -40,6 +41,9 @@ const DOUBLE_ESCAPE = /%25[0-9a-f]{2}/i;
 /** NUL, CR, LF, TAB and the other C0 controls, DEL. */
 const CONTROL_ESCAPE = /%(?:[01][0-9a-f]|7f)/i;
 
+/** Slashes that NFKC leaves alone but best-fit mappings read as '/'. */
+const LOOKALIKES = new Set(['\u2215', '\u2044', '\u29f8']);
+
 /** The path part of a URL as written (absolute, scheme-relative or a relative Location value). */
 function rawPathOf(raw: string): string {
   const withoutAuthority = raw.replace(/^(?:[a-z][a-z0-9+.-]*:)?\/\/[^/?#\\]*/i, '');
@@ -54,11 +58,18 @@ function pathAmbiguity(path: string): UrlAmbiguity | null {
   if ((piece = first(DOT_ESCAPE))) return { kind: 'encoded-dot', piece };
   if ((piece = first(CONTROL_ESCAPE))) return { kind: 'control', piece };
   if (path.includes(';')) return { kind: 'path-parameter', piece: ';' };
+  let decoded: string;
   try {
     // Overlong forms (%C0%AF is '/'), surrogates, truncated sequences and a bare '%' all throw.
-    decodeURIComponent(path);
+    decoded = decodeURIComponent(path);
   } catch {
     return { kind: 'bad-encoding', piece: /%(?![0-9a-f]{2})|%[89a-f][0-9a-f](?:%[89a-f][0-9a-f])*/i.exec(path)?.[0] ?? '%' };
+  }
+  // Full-width and other look-alikes of '/', '\\', '.', ';', '%': Windows' "best fit" code-page
+  // mapping and NFKC-normalising frameworks turn them into the real ones after the check.
+  for (const ch of decoded) {
+    if (ch.charCodeAt(0) < 0x80) continue;
+    if (LOOKALIKES.has(ch) || /[/\\.;%?#]/.test(ch.normalize('NFKC'))) return { kind: 'lookalike', piece: ch };
   }
   return null;
 }
@@ -132,6 +143,11 @@ export function ambiguousUrlMessage(shown: string, a: UrlAmbiguity): Text {
       return text(
         `${at.ko}의 경로에 제어 문자(${a.piece})가 있어 보내지 않았습니다. 그 문자를 빼고 다시 쓰세요.`,
         `${at.en} has a control character (${a.piece}) in its path, so it was not sent. Remove it and try again.`,
+      );
+    case 'lookalike':
+      return text(
+        `${at.ko}의 경로에 '/', '\\', '.', ';' 등과 닮은 문자(${a.piece})가 있습니다. 일부 서버는 이를 진짜 구분 문자로 바꿔 허용된 위치 밖으로 가므로 보내지 않았습니다. 그 문자 대신 보통의 '/'와 '.'를 쓰세요.`,
+        `${at.en} has a character in its path that looks like '/', '\\', '.' or ';' (${a.piece}); some servers turn it into the real one and leave the allowed location, so it was not sent. Write a plain '/' or '.' instead.`,
       );
     case 'bad-encoding':
       return text(
