@@ -192,7 +192,16 @@ module.exports = {
         'Outside audit/, import electron/main/audit (its index.ts) only: the ledger internals (database, chain, keys) ' +
         'stay private, so only audit/ can construct an AuditWriter (DESIGN idiom 7).',
       from: { pathNot: '^electron/main/audit/' },
-      to: { path: '^electron/main/audit/', pathNot: '^electron/main/audit/index\\.ts$' },
+      to: { path: '^electron/main/audit/', pathNot: '^electron/main/audit/(index|writer)\\.ts$' },
+    },
+    {
+      name: 'ledger-writer-only-from-runtime',
+      severity: 'error',
+      comment:
+        'Only runtime/ imports audit/writer (the AuditLedger that appends): the gate gets an AuditSink handed over, ' +
+        'the CLI borrows a writer through runtime/audit-writer.ts, everything else reads (issue 13).',
+      from: { pathNot: '^electron/main/(audit|runtime)/' },
+      to: { path: '^electron/main/audit/writer\\.ts$' },
     },
 
     // ── electron/preload: electron/common, electron ─────────────────────────────────────────

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { AuditLedger } from '../../electron/main/audit';
+import { AuditLedger } from '../../electron/main/audit/writer';
 import { buildEventBody, encodeEventBody } from '../../electron/main/audit/ledger/canonical-event';
 import { ensureSchema } from '../../electron/main/audit/ledger/schema';
 import { toolProposedEvent } from '../helpers/gate-audit-events';

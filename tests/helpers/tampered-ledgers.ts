@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { AuditLedger, enforceRetention, readLedgerRows, sealKeyPath, type Checkpoint } from '../../electron/main/audit';
+import { enforceRetention, readLedgerRows, sealKeyPath, type Checkpoint } from '../../electron/main/audit';
+import { AuditLedger } from '../../electron/main/audit/writer';
 import { parseCheckpoint } from '../../electron/main/audit/checkpoint/checkpoint';
 import { takeCheckpoint } from '../../electron/main/audit/checkpoint/checkpoint-store';
 import { computeEntryHash, LEDGER_DOMAIN } from '../../electron/main/audit/ledger/chain';

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AuditLedger, parseVerificationKey, verifyLedger } from '../../electron/main/audit';
+import { parseVerificationKey, verifyLedger } from '../../electron/main/audit';
+import { AuditLedger } from '../../electron/main/audit/writer';
 import { segmentFile } from '../../electron/main/audit/ledger/segments';
 import { runCrashLoop } from '../helpers/crash-loop';
 import { IDENTITY, manualClock, tempLedgerDir } from '../unit/audit/ledger-helpers';

@@ -1,4 +1,5 @@
-export { AuditLedger, gapMarkerPath, sealKeyPath, type LedgerOptions } from './ledger/audit-ledger';
+export { gapMarkerPath, sealKeyPath } from './ledger/audit-ledger';
+export type { AuditLedger } from './ledger/audit-ledger';
 export { verifyLedger } from './ledger/verify';
 export { readLedgerRows, type SegmentRow } from './ledger/read-rows';
 export { type LedgerVerdict, type LedgerDamage, type LedgerReport, type VerifyOptions } from './ledger/verify-rows';

@@ -1,9 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { hostname } from 'node:os';
 import { basename } from 'node:path';
+import { withAuditWriter } from '../runtime/audit-writer';
 import {
-  AuditLedger,
   backupLedger,
   checkSegmentIndexes,
   EXPORT_FORMATS,
@@ -22,14 +20,12 @@ import {
   verifyLedger,
   type Checkpoint,
   type ExportFormat,
-  type LedgerIdentity,
   type LedgerVerdict,
   type StoredEventBody,
   type VerifyOptions,
 } from '../audit';
-import { auditDir, hostIdOf } from '../runtime/session';
+import { auditDir } from '../runtime/session';
 import { defaultDataDir } from '../runtime/paths';
-import { osUser } from '../runtime/os-user';
 import { flagString, flagStrings, parseArgs, UsageError } from './args';
 import { describeIndexProblems, describeVerdict } from './audit-verdict';
 
@@ -62,26 +58,13 @@ function ledgerDirOf(dataDir: string | undefined): string {
   return auditDir(dataDir ?? defaultDataDir());
 }
 
-function identity(): LedgerIdentity {
-  const user = osUser();
-  return { sessionId: randomUUID(), osUser: user, appUser: user, hostId: hostIdOf(hostname()) };
-}
-
 function requireRecords(dir: string): void {
   if (listSegments(dir).length === 0) {
     throw new UsageError(`${dir}에 감사 기록이 없습니다. --data-dir 로 바람의 데이터 폴더를 주세요. / No audit records in ${dir}; pass Baram's data folder with --data-dir.`);
   }
 }
 
-async function withLedger<T>(dir: string, use: (ledger: AuditLedger, who: LedgerIdentity) => Promise<T>): Promise<T> {
-  const who = identity();
-  const ledger = AuditLedger.open(dir, who);
-  try {
-    return await use(ledger, who);
-  } finally {
-    await ledger.close();
-  }
-}
+const withLedger = withAuditWriter;
 
 async function verifyCommand(rest: readonly string[], out: NodeJS.WritableStream): Promise<number> {
   const args = parseArgs(rest, ['data-dir', 'key', 'checkpoint', 'file'], ['json']);

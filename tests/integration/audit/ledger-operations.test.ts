@@ -1,19 +1,8 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  AuditLedger,
-  backupLedger,
-  enforceRetention,
-  ensureDailyCheckpoint,
-  exportLedger,
-  listSegments,
-  parseVerificationKey,
-  readLedgerRows,
-  verifyExportFile,
-  verifyLedger,
-  type ExportFormat,
-} from '../../../electron/main/audit';
+import { backupLedger, enforceRetention, ensureDailyCheckpoint, exportLedger, listSegments, parseVerificationKey, readLedgerRows, verifyExportFile, verifyLedger, type ExportFormat } from '../../../electron/main/audit';
+import { AuditLedger } from '../../../electron/main/audit/writer';
 import { IDENTITY, manualClock, useTempLedgerDirs } from '../../unit/audit/ledger-helpers';
 
 const newDir = useTempLedgerDirs();

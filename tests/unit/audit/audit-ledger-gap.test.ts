@@ -1,6 +1,7 @@
 import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { AuditLedger, gapMarkerPath, listSegments, readLedgerRows, takeCheckpoint, verifyLedger } from '../../../electron/main/audit';
+import { gapMarkerPath, listSegments, readLedgerRows, takeCheckpoint, verifyLedger } from '../../../electron/main/audit';
+import { AuditLedger } from '../../../electron/main/audit/writer';
 import { tamper } from '../../helpers/tampered-ledgers';
 import { IDENTITY, openNewLedger, useTempLedgerDirs } from './ledger-helpers';
 

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { AuditLedger, parseVerificationKey, readLedgerRows, sealKeyPath, verifyLedger } from '../../../electron/main/audit';
+import { parseVerificationKey, readLedgerRows, sealKeyPath, verifyLedger } from '../../../electron/main/audit';
+import { AuditLedger } from '../../../electron/main/audit/writer';
 import { epochOf } from '../../../electron/main/audit/ledger/epochs';
 import { deriveKey } from '../../../electron/main/audit/ledger/seal-key';
 import { listSegments, openSegmentWriter } from '../../../electron/main/audit/ledger/segments';

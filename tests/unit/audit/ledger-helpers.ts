@@ -2,7 +2,8 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { afterEach } from 'vitest';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AuditLedger, parseVerificationKey, sealKeyPath } from '../../../electron/main/audit';
+import { parseVerificationKey, sealKeyPath } from '../../../electron/main/audit';
+import { AuditLedger } from '../../../electron/main/audit/writer';
 import type { LedgerIdentity } from '../../../electron/main/audit/ledger/canonical-event';
 import type { SealKey } from '../../../electron/main/audit/ledger/seal-key';
 

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { SCHEMA_VERSION, schemaVersion } from '../../../electron/main/audit/ledger/schema';
 import { openSegmentWriter, segmentFile } from '../../../electron/main/audit/ledger/segments';
-import { AuditLedger } from '../../../electron/main/audit';
+import { AuditLedger } from '../../../electron/main/audit/writer';
 import { IDENTITY, useTempLedgerDirs } from './ledger-helpers';
 
 const newDir = useTempLedgerDirs();
