@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { OutputTransport } from '../../../electron/main/host/process/output-channel';
 import { testHost } from '../../helpers/process-host';
 
 /**
@@ -7,18 +6,21 @@ import { testHost } from '../../helpers/process-host';
  * in order"). Real children: a shell alternating the two streams.
  */
 
-const ALTERNATING = 'for i in 1 2 3 4 5; do echo out$i; sleep 0.02; echo err$i >&2; sleep 0.02; done';
-const EXPECTED = [1, 2, 3, 4, 5].map((i) => `out${i}\nerr${i}\n`).join('');
+const ALTERNATING = 'for i in 1 2 3 4 5; do echo out$i; echo err$i >&2; done';
+const lines = (text: string, prefix: string) => text.split('\n').filter((l) => l.startsWith(prefix));
 
 describe('arrival-order merge', () => {
-  for (const transport of ['socket', 'pipes'] as const satisfies readonly OutputTransport[]) {
-    it(`${transport}: alternating stdout/stderr lines with small sleeps arrive in order`, async () => {
-      const host = testHost(['sh'], {}, { transport });
-      const outcome = await host.run({ command: 'sh', args: ['-c', ALTERNATING], cwd: '/' });
-      expect(outcome.kind).toBe('exited');
-      if (outcome.kind === 'exited') expect(outcome.output.text).toBe(EXPECTED);
-    });
-  }
+  // Two pipes are read as two streams: their relative order depends on scheduling, so the pipes
+  // transport (the Windows path) promises each stream's own order and nothing lost — checked
+  // without sleeps or timing. The socket transport's strict order is checked below.
+  it('pipes: every line of both streams arrives, each stream in its own order', async () => {
+    const host = testHost(['sh'], {}, { transport: 'pipes' });
+    const outcome = await host.run({ command: 'sh', args: ['-c', ALTERNATING], cwd: '/' });
+    expect(outcome.kind).toBe('exited');
+    if (outcome.kind !== 'exited') return;
+    expect(lines(outcome.output.text, 'out')).toEqual(['out1', 'out2', 'out3', 'out4', 'out5']);
+    expect(lines(outcome.output.text, 'err')).toEqual(['err1', 'err2', 'err3', 'err4', 'err5']);
+  });
 
   it('socket (the POSIX default): exact order even without pauses, since both streams are one descriptor', async () => {
     const host = testHost(['sh']);
@@ -51,9 +53,9 @@ describe('arrival-order merge', () => {
 
   it('stdin is closed: a program reading it ends at once instead of waiting for its timeout', async () => {
     const host = testHost(['cat']);
-    const outcome = await host.run({ command: 'cat', args: [], cwd: '/', timeoutMs: 5000 });
+    // With stdin left open, cat would wait until the timeout ends it ('timed-out'); closed, it exits.
+    const outcome = await host.run({ command: 'cat', args: [], cwd: '/', timeoutMs: 600_000 });
     expect(outcome.kind).toBe('exited');
-    if (outcome.kind === 'exited') expect(outcome.durationMs).toBeLessThan(2000);
   });
 
   it('arguments reach the program verbatim: no shell expands them', async () => {
