@@ -176,3 +176,17 @@ describe('scoring details', () => {
     expect(search).toBe('Find tool definitions by tool name or keywords.');
   });
 });
+
+describe('the index cache', () => {
+  it('reuses an index for an equal tool list in a new array, and rebuilds when a schema or card changes', () => {
+    const copy = tools.map((t) => ({ ...t, schema: JSON.parse(JSON.stringify(t.schema)) as unknown }));
+    const a = route('임시 파일 지워줘', new RoutingState(), tools);
+    expect(route('임시 파일 지워줘', new RoutingState(), copy).toolBlock).toBe(a.toolBlock);
+    const changed = tools.map((t) =>
+      t.name === 'filesystem.delete' ? { ...t, schema: { type: 'object', properties: { path: { type: 'string', description: 'new' } } } } : t,
+    );
+    expect(route('임시 파일 지워줘', new RoutingState(), changed).toolBlock).toContain('"description":"new"');
+    const renamed = tools.map((t) => (t.name === 'filesystem.delete' ? { ...t, keywords: [...t.keywords, '폐기'] } : t));
+    expect(rankTools('오래된 파일 폐기', renamed)[0]!.name).toBe('filesystem.delete');
+  });
+});

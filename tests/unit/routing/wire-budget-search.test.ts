@@ -96,9 +96,9 @@ describe('routeCommandOutput (baram route)', () => {
 });
 
 describe('estimateTokens', () => {
-  it('counts Hangul about a token a syllable and ASCII about 3.75 characters a token', () => {
+  it('counts Hangul about a token a syllable and ASCII about 3.6 characters a token', () => {
     expect(estimateTokens('')).toBe(0);
-    expect(estimateTokens('a'.repeat(375))).toBe(100);
+    expect(estimateTokens('a'.repeat(360))).toBe(100);
     expect(estimateTokens('가'.repeat(100))).toBe(92);
   });
 });

@@ -87,15 +87,18 @@ export interface RoutingIndex {
 
 /**
  * Built once per tool list. The gate hands out a fresh array on every call, so the cache is keyed
- * by what the index is made of (names, keywords, descriptions), not by identity; a few lists are
+ * by what the index is made of (names, keywords, descriptions, schemas), not by identity; a few lists are
  * kept (the list changes when MCP tools come or go).
  */
 const indexes = new Map<string, RoutingIndex>();
 const byIdentity = new WeakMap<readonly ToolInfo[], RoutingIndex>();
 const KEPT_INDEXES = 4;
 
+/** What an index (and the definitions built from it) depends on: names, cards and schemas. */
 function signatureOf(tools: readonly ToolInfo[]): string {
-  return tools.map((t) => `${t.name}\u0001${t.keywords.join('\u0002')}\u0001${t.description.ko}\u0001${t.description.en}`).join('\u0003');
+  let out = '';
+  for (const t of tools) out += `${t.name}\u0001${t.keywords.join('\u0002')}\u0001${t.description.ko}\u0001${t.description.en}\u0001${JSON.stringify(t.schema)}\u0003`;
+  return out;
 }
 
 export function routingIndex(tools: readonly ToolInfo[]): RoutingIndex {
@@ -103,8 +106,7 @@ export function routingIndex(tools: readonly ToolInfo[]): RoutingIndex {
   if (same) return same;
   const signature = signatureOf(tools);
   const cached = indexes.get(signature);
-  // The index also holds the tools themselves (their schemas): reuse it only for equal schemas.
-  if (cached && cached.tools.every((t, i) => t.schema === tools[i]!.schema || JSON.stringify(t.schema) === JSON.stringify(tools[i]!.schema))) {
+  if (cached) {
     byIdentity.set(tools, cached);
     return cached;
   }

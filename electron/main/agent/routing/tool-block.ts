@@ -71,7 +71,7 @@ export function searchToolDefinition(catalog: readonly string[], lang: Lang): To
  * Tokens of a text, estimated without a tokenizer (the real Qwen3 tokenizer is a dev dependency,
  * 11 MB of vocabulary; the bench measures the estimate against it — see
  * docs/2026-12-03-tool-routing.md). Qwen3 spends about one token per Hangul syllable and one per
- * ~3.75 characters of JSON/English.
+ * ~3.6 characters of JSON/English.
  */
 export function estimateTokens(text: string): number {
   let ascii = 0;
@@ -84,7 +84,7 @@ export function estimateTokens(text: string): number {
 }
 
 /** Fitted to the real Qwen3 count of Baram's tool definitions, ko and en (bench, 2026-12-03). */
-export const ASCII_CHARS_PER_TOKEN = 3.75;
+export const ASCII_CHARS_PER_TOKEN = 3.6;
 export const TOKENS_PER_NON_ASCII = 0.92;
 
 /**
