@@ -85,6 +85,17 @@ describe('Ollama native /api/chat (NDJSON)', () => {
     expectNothingExecuted(await collect(backend), 'truncated');
   });
 
+  it('Stop mid-stream: aborted, no call', async () => {
+    const backend = await backendFor([ndjson([line({ content: '생각 중' }), line({ tool_calls: [{ function: { name: 'shell_execute', arguments: { command: 'ls' } } }] })], { end: 'hold' })]);
+    const controller = new AbortController();
+    const events = [];
+    for await (const e of backend.generate({ messages: [{ role: 'user', content: 'x' }], tools: [], signal: controller.signal })) {
+      events.push(e);
+      if (e.type === 'text') controller.abort();
+    }
+    expectNothingExecuted(events, 'aborted');
+  });
+
   it('a silently truncated prompt (prompt_eval_count filled num_ctx below what was sent) is reported, its calls dropped', async () => {
     const long = '가'.repeat(20_000); // 60 KB of Korean: far beyond 4096 tokens even by the lower-bound estimate
     const backend = await backendFor(
