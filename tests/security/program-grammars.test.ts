@@ -276,6 +276,35 @@ describe('program grammars refuse code-running and path-escaping options in ever
     expect(() => execFileSync('ls', [marker])).toThrow();
   });
 
+  it('git ignores GIT_* variables even when the administrator whitelists them (GIT_DIR, GIT_CONFIG_PARAMETERS, GIT_EXTERNAL_DIFF)', async () => {
+    const marker = join(outside, 'env-ran');
+    const env = { PATH: '/usr/bin:/bin', HOME: '/nonexistent', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
+    execFileSync('/usr/bin/git', ['init', '-q', join(outside, 'other')], { env });
+    const leaky = createProcessHost({
+      shell: testShellPolicy(['git'], { env: ['PATH', 'GIT_*'] }),
+      paths: files,
+      environment: {
+        PATH: '/usr/bin:/bin',
+        GIT_DIR: join(outside, 'other', '.git'),
+        GIT_WORK_TREE: outside,
+        GIT_CONFIG_PARAMETERS: `'core.pager=touch ${marker}' 'diff.external=touch ${marker}'`,
+        GIT_EXTERNAL_DIFF: `/bin/sh -c 'touch ${marker}'`,
+        GIT_PAGER: `touch ${marker}`,
+      },
+    });
+    try {
+      writeFileSync(join(ws, 'a.txt'), 'changed\n');
+      const r = await leaky.run({ command: 'git', args: ['diff', '--stat'], cwd: ws });
+      expect(r.kind === 'exited' && r.output.text).toContain('a.txt');
+      const log = await leaky.run({ command: 'git', args: ['log', '--format=%s'], cwd: ws });
+      expect(log.kind === 'exited' && log.output.text).toBe('one\n'); // this repository, not GIT_DIR's (empty) one
+      expect(() => execFileSync('ls', [marker])).toThrow();
+    } finally {
+      writeFileSync(join(ws, 'a.txt'), 'one\n');
+      await leaky.closeAll();
+    }
+  });
+
   it('a refusal says what to write instead (abbreviation → the full spelling)', async () => {
     const r = await host.resolve('git', { args: ['log', '--onel'], cwd: ws });
     expect(r.kind === 'refused' && r.message.en).toContain("'--oneline'");
