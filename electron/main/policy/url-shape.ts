@@ -46,7 +46,8 @@ const LOOKALIKES = new Set(['\u2215', '\u2044', '\u29f8']);
 
 /** The path part of a URL as written (absolute, scheme-relative or a relative Location value). */
 function rawPathOf(raw: string): string {
-  const withoutAuthority = raw.replace(/^(?:[a-z][a-z0-9+.-]*:)?\/\/[^/?#\\]*/i, '');
+  // The parser ignores surrounding white space; so does this.
+  const withoutAuthority = raw.trim().replace(/^(?:[a-z][a-z0-9+.-]*:)?\/\/[^/?#\\]*/i, '');
   return withoutAuthority.split(/[?#]/, 1)[0] ?? '';
 }
 

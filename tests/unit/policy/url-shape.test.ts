@@ -55,6 +55,11 @@ describe('urlAmbiguity', () => {
   ];
   for (const u of passed) it(`${u} passes`, () => expect(amb(u)).toBeNull());
 
+  it('surrounding white space does not hide the text as written', () => {
+    expect(amb('  http://h/wiki/%2e%2e/admin ')).toBe('encoded-dot');
+    expect(amb(' http://h/wiki/page?x=%2f ')).toBeNull();
+  });
+
   it('the parsed URL is checked too (a redirect target built by the client, no text)', () => {
     expect(urlAmbiguity(new URL('../..%2fadmin', 'http://h/wiki/x/'))?.kind).toBe('encoded-separator');
   });
