@@ -229,3 +229,25 @@ export function toolCallTurn(calls: readonly { id?: string; name: string; argume
   frames.push(chunk.finish('tool_calls'));
   return sse(frames, options);
 }
+
+/** The same calls as Hermes/Qwen text in the content (a server without template parsing). */
+export function hermesTurn(calls: readonly { name: string; arguments: object }[], prose = '', options: SseOptions = {}): ScriptedResponse {
+  const blocks = calls.map((c) => `<tool_call>\n${JSON.stringify({ name: c.name, arguments: c.arguments })}\n</tool_call>`).join('\n');
+  return textTurn(prose ? `${prose}\n${blocks}` : blocks, options);
+}
+
+/** Ollama native: whole calls in one line, then the final line (`done_reason` stays "stop"). */
+export function ollamaCallTurn(calls: readonly { id?: string; name: string; arguments: object }[], promptEvalCount = 100): ScriptedResponse {
+  return ndjson([
+    { model: 'scripted', message: { role: 'assistant', content: '', tool_calls: calls.map((c, index) => ({ ...(c.id ? { id: c.id } : {}), function: { index, name: c.name, arguments: c.arguments } })) }, done: false },
+    { model: 'scripted', message: { role: 'assistant', content: '' }, done: true, done_reason: 'stop', prompt_eval_count: promptEvalCount, eval_count: 10 },
+  ]);
+}
+
+/** Ollama native: a text answer. */
+export function ollamaTextTurn(content: string, promptEvalCount = 100): ScriptedResponse {
+  return ndjson([
+    { model: 'scripted', message: { role: 'assistant', content }, done: false },
+    { model: 'scripted', message: { role: 'assistant', content: '' }, done: true, done_reason: 'stop', prompt_eval_count: promptEvalCount, eval_count: 10 },
+  ]);
+}

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { backendForCheck, createBackend, generateTurn } from '../../../electron/main/model/turn';
-import { chunk, sse, startScriptedModelServer, toolCallTurn, type ScriptedModelServer } from '../../helpers/scripted-model-server';
+import { chunk, hermesTurn, ollamaCallTurn, ollamaTextTurn, sse, startScriptedModelServer, toolCallTurn, type ScriptedModelServer } from '../../helpers/scripted-model-server';
 import { TOOLS } from './collect';
 
 let server: ScriptedModelServer | undefined;
@@ -34,6 +34,18 @@ describe('generateTurn / createBackend', () => {
     const second = await generateTurn(backend, { messages: [{ role: 'user', content: 'b' }], tools: TOOLS });
     expect(second.calls.map((c) => c.name)).toEqual(['shell.execute']);
     expect(server.chatRequests()).toHaveLength(2);
+  });
+
+  it('the transcript builders for the agent tests: Hermes text, Ollama calls and text', async () => {
+    server = await startScriptedModelServer({ shape: 'openai', turns: [hermesTurn([{ name: 'filesystem_read', arguments: { path: 'a' } }, { name: 'shell_execute', arguments: { command: 'ls' } }], '두 가지를 하겠습니다.')] });
+    const hermes = await generateTurn(createBackend(server.url, { model: 'm' }), { messages: [{ role: 'user', content: 'a' }], tools: TOOLS });
+    expect(hermes.text.trim()).toBe('두 가지를 하겠습니다.');
+    expect(hermes.calls.map((c) => c.name)).toEqual(['filesystem.read', 'shell.execute']);
+    await server.close();
+    server = await startScriptedModelServer({ shape: 'ollama', turns: [ollamaCallTurn([{ id: 'call_1', name: 'filesystem_read', arguments: { path: 'b' } }]), ollamaTextTurn('끝')] });
+    const ollama = createBackend(server.url, { kind: 'ollama', model: 'qwen3:4b' });
+    expect((await generateTurn(ollama, { messages: [{ role: 'user', content: 'a' }], tools: TOOLS })).calls).toEqual([{ id: 'call_1', name: 'filesystem.read', arguments: { path: 'b' } }]);
+    expect((await generateTurn(ollama, { messages: [{ role: 'user', content: 'b' }], tools: TOOLS })).text).toBe('끝');
   });
 
   it('a file path gives the embedded backend without loading anything; ollama by kind', () => {
