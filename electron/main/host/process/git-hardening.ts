@@ -132,7 +132,7 @@ interface ProbeResult {
 
 function run(file: string, args: readonly string[], cwd: string, env: Record<string, string>): Promise<ProbeResult> {
   return new Promise((resolve) => {
-    execFile(
+    const child = execFile(
       file,
       [...GIT_PREFIX, ...args],
       { cwd, env, timeout: 15_000, maxBuffer: 4 * 1024 * 1024, windowsHide: true, encoding: 'buffer', killSignal: 'SIGKILL' },
@@ -141,6 +141,7 @@ function run(file: string, args: readonly string[], cwd: string, env: Record<str
         resolve({ code, stdout: Buffer.from(stdout).toString('utf8') });
       },
     );
+    child.stdin?.end(); // nothing to read: an `include.path = /dev/stdin` reads end of file
   });
 }
 
