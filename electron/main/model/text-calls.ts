@@ -131,6 +131,23 @@ export function callFromObject(value: unknown): Parsed {
 
 /** Arguments as an object, a JSON string of an object, or absent (→ `{}`). */
 export function normaliseArguments(args: unknown): { value: Record<string, unknown> } | { error: string } {
+  const checked = normaliseArgumentsShape(args);
+  if ('value' in checked && hasNonFinite(checked.value)) {
+    // `1E709` parses to Infinity (grammars allow exponents): it would be re-serialised as null, so
+    // what ran and what the history and the ledger show would differ.
+    return { error: 'a number is out of range' };
+  }
+  return checked;
+}
+
+function hasNonFinite(v: unknown): boolean {
+  if (typeof v === 'number') return !Number.isFinite(v);
+  if (Array.isArray(v)) return v.some(hasNonFinite);
+  if (v !== null && typeof v === 'object') return Object.values(v).some(hasNonFinite);
+  return false;
+}
+
+function normaliseArgumentsShape(args: unknown): { value: Record<string, unknown> } | { error: string } {
   if (args === undefined || args === null || args === '') return { value: {} };
   if (isObject(args)) return { value: args };
   if (typeof args === 'string') {

@@ -108,6 +108,12 @@ describe('text conventions', () => {
     expect(r.malformed[0]!.error.en).toContain('not executed');
   });
 
+  it('a number that parses to Infinity (1E709) is a malformed call, not a null in disguise', () => {
+    const r = parseTextCalls('{"name": "filesystem_read", "arguments": {"path": "a", "limit": 2832E709}}', known, 's')!;
+    expect(r.calls).toEqual([]);
+    expect(r.malformed[0]!.error.en).toContain('out of range');
+  });
+
   it('the streaming filter never shows call markup, even when the marker is split across deltas', () => {
     const f = new TextCallFilter(known, 's');
     const content = '확인하겠습니다. <tool_call>{"name": "filesystem_read", "arguments": {"path": "a"}}</tool_call>';
