@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -169,5 +169,32 @@ describe('class 4: whitelisted programs against their whitelist, through the gat
     expect(hostname()).toBe(before);
     rmSync(join(fakeBin, 'hostname.log'));
     rmSync(join(fakeBin, 'ping.log'));
+  });
+
+  it("a policy deny rule holds for a program's path arguments as for filesystem.read (git -- path, rev:path, find, tar -f)", async () => {
+    const g = await open({ policy: { ...POLICY, rules: { ...POLICY.rules, deny: ['filesystem.*(**/인사/**)'] } } });
+    mkdirSync(join(g.workspace, '인사'));
+    writeFileSync(join(g.workspace, '인사', '급여.txt'), 'SALARY-TABLE\n');
+    writeFileSync(join(g.workspace, 'a.txt'), 'one\n');
+    const git = (...args: string[]) => execFileSync('/usr/bin/git', ['-c', 'user.name=t', '-c', 'user.email=t@x', ...args], { cwd: g.workspace, env: GIT_ENV });
+    git('init', '-q');
+    git('add', '.');
+    git('commit', '-q', '-m', 'one');
+    execFileSync('/usr/bin/tar', ['-cf', join(g.workspace, '인사', 'backup.tar'), 'a.txt'], { cwd: g.workspace });
+    const texts: string[] = [];
+    for (const [command, args] of [
+      ['git', ['log', '-p', '--', '인사/급여.txt']],
+      ['git', ['show', 'HEAD:인사/급여.txt']],
+      ['git', ['diff', 'HEAD', '인사']],
+      ['find', ['인사', '-name', '*']],
+      ['tar', ['-tf', '인사/backup.tar']],
+    ] as const) {
+      texts.push(await refusedUnasked(g, args, command));
+    }
+    expect(texts.join('\n')).not.toContain('SALARY-TABLE');
+    expect(texts[0]).toMatch(/deny rule/);
+    expect(await ledger(g)).toEqual({ refused: 5, started: 0 });
+    const control = await g.call('shell.execute', { command: 'git', args: ['show', 'HEAD:a.txt'] });
+    expect(control.text).toBe('one\n');
   });
 });

@@ -10,7 +10,7 @@ import { AuditLedger } from '../audit/writer';
 import { builtinTools, Gate, permissionSubjectOf } from '../gate';
 import { createFileAccess } from '../host/files';
 import { createHttpClient } from '../host/http';
-import { createProcessHost } from '../host/process';
+import { createProcessHost, programPathConfinement } from '../host/process';
 import { createSshClient, identityFromFile } from '../host/ssh';
 import { createSystemInfo } from '../host/system';
 import { builtinPolicy, loadPolicyFile, mergePolicies, parseUserSettings, runPolicyTests } from '../policy';
@@ -130,8 +130,9 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     maxCaptureBytes: effective.policy.shell.maxCaptureBytes,
     maxDownloadBytes: SSH_MAX_DOWNLOAD_BYTES,
   });
-  // Path arguments of program grammars and git repositories are held to the file tools' confinement.
-  const processes = createProcessHost({ shell: effective.policy.shell, paths: files });
+  // Path arguments of program grammars and git repositories are held to the file tools' confinement
+  // and to the deny rules a filesystem.read of them would meet.
+  const processes = createProcessHost({ shell: effective.policy.shell, paths: programPathConfinement(files, effective, permissionEnv) });
   const gate = new Gate({
     tools: options.tools,
     policy: effective,

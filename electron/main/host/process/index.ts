@@ -3,3 +3,4 @@ export { createProcessHost, ProcessHost, type ProcessHostOptions } from './proce
 export { DEFAULT_MAX_RUNNING_TASKS } from './background-tasks';
 export { MIN_TIMEOUT_MS, runLimits } from './run-request';
 export { OUTPUT_CLOSE_BOUND_MS } from './supervise';
+export { programPathConfinement } from './program-paths';

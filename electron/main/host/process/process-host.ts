@@ -283,6 +283,7 @@ async function confinedProblem(paths: Pick<FileAccess, 'check'>, absolute: strin
     return null;
   } catch (e) {
     if (!isFileAccessError(e)) throw e;
+    if (e.code === 'FORBIDDEN') return text('정책의 거부 규칙이 이 경로를 막습니다.', 'a deny rule of the policy covers it.');
     return text(`작업 공간 밖이거나 보호된 위치입니다 (${e.code}).`, `it lies outside the workspace or in a protected location (${e.code}).`);
   }
 }

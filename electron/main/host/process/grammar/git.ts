@@ -193,6 +193,16 @@ export const gitGrammar: ProgramGrammar = {
     if (!grammar) return { ok: false, arg: first, reason: m.unknownSubcommand('git', first, allowed) };
     const parsed = parseOptions(`git ${first}`, grammar, rest);
     if (!parsed.ok) return parsed;
-    return { ok: true, paths: parsed.paths, argv: [first, ...(INJECTED[first] ?? []), ...rest], repository: true };
+    // `HEAD:인사/급여.txt` reads that path from a commit: the part after the colon is held to the
+    // same rules as a path (taken from the working folder, near enough to the top for deny rules).
+    const inRevisions =
+      grammar.positional === 'revs-or-paths'
+        ? parsed.positionals.flatMap((p) => {
+            const colon = p.indexOf(':');
+            const path = colon < 0 ? '' : p.slice(colon + 1).replace(/^[\\/]+/, '');
+            return path === '' ? [] : [path];
+          })
+        : [];
+    return { ok: true, paths: [...parsed.paths, ...inRevisions], argv: [first, ...(INJECTED[first] ?? []), ...rest], repository: true };
   },
 };

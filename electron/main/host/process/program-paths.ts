@@ -1,0 +1,21 @@
+import { FileAccessError, type FileAccess } from '../../../common/file-access';
+import { evaluatePermission } from '../../policy';
+import type { EffectivePolicy, PermissionEnv } from '../../policy/types';
+
+/**
+ * The confinement of program path arguments (docs/2026-12-03-programs-confined-by-grammar.md):
+ * the file tools' own (inside a root after realpath, never a protected path), plus the deny rules a
+ * `filesystem.read` of the same path would meet — a program that reads a file is reading it, so
+ * `git log -- .ssh/id_rsa` or `find 인사` is refused where filesystem.read is denied.
+ */
+export function programPathConfinement(files: Pick<FileAccess, 'check' | 'roots'>, policy: EffectivePolicy, env: PermissionEnv): Pick<FileAccess, 'check' | 'roots'> {
+  return {
+    roots: files.roots,
+    async check(p: string): Promise<string> {
+      const checked = await files.check(p);
+      const verdict = await evaluatePermission(policy, { tool: 'filesystem.read', known: true, risk: 'read', subject: { kind: 'PATH', values: [checked] } }, env);
+      if (verdict.decision === 'deny') throw new FileAccessError('FORBIDDEN', p, `denied by ${verdict.rule}`);
+      return checked;
+    },
+  };
+}
