@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useTestGate, type TestGate } from '../helpers/gate-harness';
@@ -87,6 +87,13 @@ describe('class 1, first end: repository metadata is execution-equivalent', () =
     expect(existsSync(join(g.workspace, 'project', '.git'))).toBe(false);
     await g.call('shell.execute', { command: 'git', args: ['status'], cwd: 'project' });
     expect(existsSync(marker)).toBe(false);
+    // Nor a .git folder made, nor an existing repository's configuration edited.
+    expect((await g.call('filesystem.mkdir', { path: 'project/.git' })).outcome).toBe('denied');
+    expect(existsSync(join(g.workspace, 'project', '.git'))).toBe(false);
+    initRepo(join(g.workspace, 'real'));
+    const edit = await g.call('filesystem.edit', { path: 'real/.git/config', oldText: '[core]', newText: `[core]\n\tfsmonitor = touch ${marker}; false` });
+    expect(edit.outcome).toBe('denied');
+    expect(readFileSync(join(g.workspace, 'real', '.git', 'config'), 'utf8')).not.toContain('fsmonitor');
   });
 
   it('a folder moved or copied onto .git is denied; an ordinary folder move is fine (control)', async () => {
