@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FileAccess } from '../../electron/common/file-access';
 import { createFileAccess } from '../../electron/main/host/files';
 import { createProcessHost, type ProcessHost } from '../../electron/main/host/process';
+import { grammarFor } from '../../electron/main/host/process/grammar';
 import { testShellPolicy, tempDir } from '../helpers/process-host';
 
 /**
@@ -312,5 +313,18 @@ describe('program grammars refuse code-running and path-escaping options in ever
     expect(sub.kind === 'refused' && sub.message.en).toMatch(/read-only git subcommands status, log, show, diff/);
     const path = await host.resolve('git', { args: ['log', '--', join(outside, 'secret.txt')], cwd: ws });
     expect(path.kind === 'refused' && path.code).toBe('PATH_NOT_ALLOWED');
+  });
+
+  it('Windows spellings: ping.exe takes -n/-w/-l, hostname.exe takes nothing, git.exe is judged as git', () => {
+    const ok = (c: string, args: string[]) => grammarFor(c, 'win32')?.check(args, 'win32').ok;
+    expect(ok('ping', ['-n', '2', '-w', '1000', 'intranet'])).toBe(true);
+    expect(ok('ping', ['-t', 'intranet'])).toBe(false); // ping until stopped
+    expect(ok('ping', ['-c', '1', 'intranet'])).toBe(false);
+    expect(ok('ping', ['/n', '1', 'intranet'])).toBe(false);
+    expect(ok('hostname', [])).toBe(true);
+    expect(ok('hostname', ['-s'])).toBe(false);
+    expect(ok('hostname', ['evil'])).toBe(false);
+    expect(ok('Git.exe', ['-C', 'C:\\x', 'status'])).toBe(false);
+    expect(ok('git', ['status', '-sb'])).toBe(true);
   });
 });
