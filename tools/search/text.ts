@@ -198,6 +198,7 @@ export const searchText = defineTool({
   risk: 'read',
   subject: { kind: 'PATH', fields: ['path'] },
   concurrency: 'parallel-safe',
+  capabilities: ['files'],
 
   async precheck(args, ctx) {
     const query = queryOf(args);

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { ApprovalBroker } from '../../common/approval';
+import { answerTo, type ApprovalBroker } from '../../common/approval';
 import { blockedByGate } from '../../common/domain';
 import { isLang, type Lang } from '../../common/i18n';
 import { adminPolicyIfPresent, defaultDataDir } from '../runtime/paths';
@@ -135,7 +135,7 @@ async function callCommand(rest: readonly string[]): Promise<number> {
 async function brokerFor(mode: string): Promise<ApprovalBroker | null> {
   switch (mode) {
     case 'all':
-      return { request: async () => ({ choice: 'allow-once', approver: `cli:--approve all (${osUser()})` }) };
+      return { request: async (request) => answerTo(request, 'allow-once', `cli:--approve all (${osUser()})`) };
     case 'none':
       return null;
     case 'ask':
