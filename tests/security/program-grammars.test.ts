@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FileAccess } from '../../electron/common/file-access';
@@ -326,5 +326,18 @@ describe('program grammars refuse code-running and path-escaping options in ever
     expect(ok('hostname', ['evil'])).toBe(false);
     expect(ok('Git.exe', ['-C', 'C:\\x', 'status'])).toBe(false);
     expect(ok('git', ['status', '-sb'])).toBe(true);
+  });
+
+  it('a whitelisted alias of git (a link named g) is judged by git\'s grammar', async () => {
+    symlinkSync('/usr/bin/git', join(fake, 'g'));
+    const aliased = createProcessHost({ shell: testShellPolicy(['g'], { trustedDirs: [fake, '/usr/bin'] }), paths: files });
+    try {
+      const r = await aliased.resolve('g', { args: ['-C', outside, 'status'], cwd: ws });
+      expect(r.kind === 'refused' && r.code).toBe('ARGUMENT_NOT_ALLOWED');
+      const ok = await aliased.run({ command: 'g', args: ['log', '--format=%s'], cwd: ws });
+      expect(ok.kind === 'exited' && ok.output.text).toBe('one\n');
+    } finally {
+      await aliased.closeAll();
+    }
   });
 });

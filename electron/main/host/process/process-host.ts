@@ -234,7 +234,9 @@ export class ProcessHost implements ProcessCapability {
     const denied = deniedArgument(args, this.options.shell.commands[command]?.denyArgs ?? []);
     if (denied) return refuse('ARGUMENT_NOT_ALLOWED', grammarMessages.adminDenied(command, denied.arg, denied.rule));
     const base = this.baseEnv();
-    const grammar = grammarFor(command, platform);
+    const api = pathApiFor(platform);
+    // By the name asked or by the file it is: a whitelisted 'g' that is a link to git is git.
+    const grammar = grammarFor(command, platform) ?? grammarFor(api.basename(program.realPath), platform);
     // A program without a grammar is the administrator's explicit grant of its full authority
     // (the shipped defaults list none); its arguments pass as they are.
     if (!grammar) return { argv: args, env: base };
@@ -242,7 +244,6 @@ export class ProcessHost implements ProcessCapability {
     if (!verdict.ok) return refuse('ARGUMENT_NOT_ALLOWED', verdict.reason);
     const confinement = this.options.paths;
     if ((verdict.paths.length > 0 || verdict.repository) && !confinement) return refuse('PATH_NOT_ALLOWED', grammarMessages.noConfinement(command));
-    const api = pathApiFor(platform);
     for (const p of verdict.paths) {
       const problem = await confinedProblem(confinement as NonNullable<typeof confinement>, api.resolve(cwd, p));
       if (problem) return refuse('PATH_NOT_ALLOWED', grammarMessages.pathRefused(command, p, problem));
