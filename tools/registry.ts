@@ -9,6 +9,7 @@ import { filesystemMove } from './filesystem/move';
 import { filesystemRead } from './filesystem/read';
 import { filesystemRestore } from './filesystem/restore';
 import { filesystemSearch } from './filesystem/search';
+import { filesystemTrash } from './filesystem/trash';
 import { filesystemWrite } from './filesystem/write';
 import { searchText } from './search/text';
 import { systemInfo } from './system/info';
@@ -35,6 +36,7 @@ export const builtinTools: readonly AnyTool[] = [
   filesystemCopy,
   filesystemDelete,
   filesystemRestore,
+  filesystemTrash,
   searchText,
   systemInfo,
   httpRequest,

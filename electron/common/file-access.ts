@@ -204,6 +204,7 @@ export interface FileAccess {
   copy(from: string, to: string, options?: { readonly overwrite?: boolean }): Promise<void>;
   /** Moves the item into Baram's trash (outside the workspace); restorable by trashId. */
   trash(path: string): Promise<TrashEntry>;
-  restore(trashId: string): Promise<TrashEntry>;
+  /** Puts the item back at its original path, or at `to` (another name or place inside the roots). Never overwrites. */
+  restore(trashId: string, options?: { readonly to?: string }): Promise<TrashEntry>;
   trashList(): Promise<TrashEntry[]>;
 }

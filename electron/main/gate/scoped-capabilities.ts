@@ -105,9 +105,15 @@ export function planScopedFiles(files: FileAccess, plan: Plan): FileAccess {
       await unchanged(planned(p), p);
       return files.trash(p);
     },
-    async restore(trashId: string) {
-      if (!plan.targets.some((t) => t.trashId === trashId)) throw new FileAccessError('FORBIDDEN', trashId, 'not an approved trash entry');
-      return files.restore(trashId);
+    async restore(trashId: string, o?: { readonly to?: string }) {
+      const target = plan.targets.find((t) => t.trashId === trashId);
+      if (!target) throw new FileAccessError('FORBIDDEN', trashId, 'not an approved trash entry');
+      // Only to the approved place: the target's path is where the approval said it goes back.
+      if (o?.to === undefined || files.resolve(o.to) !== files.resolve(target.path)) {
+        throw new FileAccessError('FORBIDDEN', o?.to ?? trashId, 'not the approved destination');
+      }
+      await unchanged(target, o.to);
+      return files.restore(trashId, o);
     },
   });
 }

@@ -48,7 +48,7 @@ describe('filesystem.delete → filesystem.restore', () => {
     const [id] = trashIdsOf(r.details);
     const back = await g.call('filesystem.restore', { trashId: id });
     expect(back.outcome).toBe('ok');
-    expect(back.text).toBe("'옛 자료'를 원래 자리로 되돌렸습니다.");
+    expect(back.text).toBe("'옛 자료'를 되돌렸습니다.");
     expect(await readFile(join(g.workspace, '옛 자료/2019/표.xlsx'), 'utf8')).toBe('x');
   });
 

@@ -211,8 +211,8 @@ class HostFileAccess implements FileAccess {
     return this.bin.put(p);
   }
 
-  restore(trashId: string): Promise<TrashEntry> {
-    return this.bin.restore(trashId);
+  restore(trashId: string, options: { readonly to?: string } = {}): Promise<TrashEntry> {
+    return this.bin.restore(trashId, options.to);
   }
 
   trashList(): Promise<TrashEntry[]> {

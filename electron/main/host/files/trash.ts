@@ -61,7 +61,8 @@ export class Trash {
     return entry;
   }
 
-  async restore(trashId: string): Promise<TrashEntry> {
+  /** Back to the original path, or to `to` (checked like any destination inside the roots). */
+  async restore(trashId: string, to?: string): Promise<TrashEntry> {
     const api = this.confiner.rules.api;
     const entry = await this.read(trashId);
     if (entry === null) throw fileError('NOT_FOUND', trashId, 'no such item in the trash');
@@ -70,10 +71,11 @@ export class Trash {
     const itemStat = await lstatOrNull(item, trashId);
     if (itemStat === null) throw fileError('NOT_FOUND', trashId, 'no such item in the trash');
     // The workspace may have changed since (roots, protected paths): the way back is checked anew.
-    const shown = this.display(entry.originalPath);
+    const destination = to ?? entry.originalPath;
+    const shown = this.display(destination);
     let dst;
     try {
-      dst = await this.confiner.entry(entry.originalPath);
+      dst = await this.confiner.entry(destination);
     } catch (e) {
       throw relabel(e, shown);
     }
