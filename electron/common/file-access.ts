@@ -207,4 +207,12 @@ export interface FileAccess {
   /** Puts the item back at its original path, or at `to` (another name or place inside the roots). Never overwrites. */
   restore(trashId: string, options?: { readonly to?: string }): Promise<TrashEntry>;
   trashList(): Promise<TrashEntry[]>;
+  /**
+   * SPEC G-PERM (issue 14 class 3): a view whose walk, readTree, list and glob skip every entry a
+   * policy deny/ask rule covers (`veto.ruleFor(path)` non-null), counting them. The gate builds one
+   * per tool call from that tool's rules; absent on test doubles.
+   */
+  withPathVeto?(veto: { ruleFor(absolutePath: string): string | null } | null): FileAccess;
+  /** How many entries this view's path veto kept out (0 without one). */
+  skippedByPolicy?(): number;
 }

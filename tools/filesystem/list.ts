@@ -1,7 +1,7 @@
 import type { ReadOnlyFileAccess } from '../kit/define-tool';
 import { Type } from '@sinclair/typebox';
 import type { FileInfo } from '../../electron/common/file-access';
-import { pick, text, type Text } from '../../electron/common/i18n';
+import { pick, text, type Lang, type Text } from '../../electron/common/i18n';
 import { defineTool, failure, isFailure, type Failure, type PrecheckContext } from '../kit/define-tool';
 import { dateRange, DATE_FIELDS_DESCRIPTION, inRange, shortLocalTime } from '../kit/dates';
 import { fail, fromHostError, ok, patternOrNone } from '../kit/results';
@@ -115,7 +115,7 @@ export const filesystemList = defineTool({
                 `'${shownFolder}'에 '${pattern}'에 맞는 항목이 없습니다. pattern을 비워 전체를 보거나, 하위 폴더까지 찾으려면 recursive: true 또는 filesystem.search를 쓰세요.`,
                 `Nothing in '${shownFolder}' matches '${pattern}'. Leave pattern empty to see everything, or use recursive: true or filesystem.search to look in subfolders.`,
               );
-        return ok(pick(none, lang), { count: 0 });
+        return ok([pick(none, lang), ...policySkipNote(files, lang)].join('\n'), { count: 0 });
       }
 
       const truncated = total === undefined || total > rows.length;
@@ -133,7 +133,7 @@ export const filesystemList = defineTool({
       if (truncated) {
         lines.push(pick(text('… pattern으로 이름을 거르거나 하위 폴더를 따로 보세요.', '… Filter names with pattern, or list a subfolder on its own.'), lang));
       }
-      return ok([headline, ...lines].join('\n'), { count: total ?? rows.length, truncated });
+      return ok([headline, ...lines, ...policySkipNote(files, lang)].join('\n'), { count: total ?? rows.length, truncated });
     } catch (e) {
       return fromHostError(lang, e);
     }
@@ -151,4 +151,10 @@ function tooManyText(folder: string, pattern: string): Text {
     `'${folder}'에서 '${pattern}'에 맞는 항목이 ${MAX_COUNTED_MATCHES}개를 넘습니다. pattern이나 폴더를 좁혀 다시 보세요.`,
     `More than ${MAX_COUNTED_MATCHES} entries in '${folder}' match '${pattern}'. Narrow the pattern or the folder.`,
   );
+}
+
+/** Issue 14 class 3: entries a deny/ask rule covers were left out of the walk; say how many. */
+function policySkipNote(files: { skippedByPolicy?(): number }, lang: Lang): string[] {
+  const n = files.skippedByPolicy?.() ?? 0;
+  return n === 0 ? [] : [pick(text(`[정책 규칙에 따라 항목 ${n}개를 건너뜀]`, `[${n} items skipped by policy]`), lang)];
 }

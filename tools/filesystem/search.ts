@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { pick, text } from '../../electron/common/i18n';
+import { pick, text, type Lang } from '../../electron/common/i18n';
 import { defineTool, failure, isFailure, type Failure, type PrecheckContext } from '../kit/define-tool';
 import { dateRange, DATE_FIELDS_DESCRIPTION, inRange, shortLocalTime } from '../kit/dates';
 import { fail, fromHostError, ok, patternOrNone } from '../kit/results';
@@ -137,7 +137,7 @@ export const filesystemSearch = defineTool({
               `No file under '${shownFolder}' matches '${shownPattern}'${checked.en}. Try part of the name (e.g. "report") or a wider pattern. Hidden files are not searched.`,
             ),
             lang,
-          ),
+          ) + policySkipNote(files, lang).map((l) => `\n${l}`).join(''),
           { count: 0 },
         );
       }
@@ -167,9 +167,15 @@ export const filesystemSearch = defineTool({
           ),
         );
       }
-      return ok(lines.join('\n'), { count: total, truncated: total > found.length || scanCut });
+      return ok([...lines, ...policySkipNote(files, lang)].join('\n'), { count: total, truncated: total > found.length || scanCut });
     } catch (e) {
       return fromHostError(lang, e);
     }
   },
 });
+
+/** Issue 14 class 3: entries a deny/ask rule covers were left out of the walk; say how many. */
+function policySkipNote(files: { skippedByPolicy?(): number }, lang: Lang): string[] {
+  const n = files.skippedByPolicy?.() ?? 0;
+  return n === 0 ? [] : [pick(text(`[정책 규칙에 따라 항목 ${n}개를 건너뜀]`, `[${n} items skipped by policy]`), lang)];
+}

@@ -101,6 +101,12 @@ function say(lang: Lang, t: Text): string {
   return pick(t, lang);
 }
 
+/** Issue 14 class 3: entries a deny/ask rule covers were left out of the walk; say how many. */
+function policySkipNote(files: { skippedByPolicy?(): number }, lang: Lang): string[] {
+  const n = files.skippedByPolicy?.() ?? 0;
+  return n === 0 ? [] : [pick(text(`[정책 규칙에 따라 항목 ${n}개를 건너뜀]`, `[${n} items skipped by policy]`), lang)];
+}
+
 function notes(report: SearchReport, lang: Lang, maxResults: number): string[] {
   const out: string[] = [];
   if (report.stopped === 'maxResults') {
@@ -250,7 +256,7 @@ export const searchText = defineTool({
       };
     }
     const shown = files.display(target.absolute) || '.';
-    if (report.lines.length === 0) return ok([noMatches(report, args, shown, lang), ...notes(report, lang, maxResults)].join('\n'), details);
+    if (report.lines.length === 0) return ok([noMatches(report, args, shown, lang), ...notes(report, lang, maxResults), ...policySkipNote(files, lang)].join('\n'), details);
     const summary = say(
       lang,
       text(
@@ -258,6 +264,6 @@ export const searchText = defineTool({
         `[${report.lines.length} matching line(s) in ${report.filesWithMatches} file(s); ${report.filesSearched} files searched]`,
       ),
     );
-    return ok([...report.lines, summary, ...notes(report, lang, maxResults)].join('\n'), details);
+    return ok([...report.lines, summary, ...notes(report, lang, maxResults), ...policySkipNote(files, lang)].join('\n'), details);
   },
 });

@@ -6,7 +6,7 @@ import { pick, type Lang } from '../../common/i18n';
 import { forbiddenKeyIn, normalizeNulls } from '../../common/normalize';
 import { assertNever } from '../../common/assert-never';
 import { isFailure, type AnyTool, type Plan, type PlanContext } from '../../../tools/kit/define-tool';
-import { evaluatePermission, TRANSFER_TREE_LIMIT, TRANSFER_TREE_TOO_LARGE, transferDescendants } from '../policy';
+import { compilePathVeto, evaluatePermission, TRANSFER_TREE_LIMIT, TRANSFER_TREE_TOO_LARGE, transferDescendants } from '../policy';
 import type { EffectivePolicy, PermissionEnv, PermissionVerdict, SessionGrant } from '../policy/types';
 import { redactSecretsDeep, redactSecretsInText } from '../audit';
 import { recordedArguments } from './audit-args';
@@ -259,7 +259,10 @@ class CallRun {
         await this.record({ type: 'plan.refused', data: { digest, reason: 'changed-after-approval', changed: changedPaths(rebound.changed), ...(rebound.programChanged ? { program: rebound.programChanged } : {}) } });
         return this.finish('refused', pick(gateMessages.changedAfterApproval(rebound.changed.map((c) => options.capabilities.files.display(c.target.path)), rebound.programChanged !== undefined), this.lang));
       }
-      const capabilities = executionCapabilities(options.capabilities, tool.capabilities, rebound.plan, tool.name);
+      // Issue 14 class 3: the tool's deny/ask rules hold for every path its walks hand out, not only the named one.
+      const veto = compilePathVeto(options.policy, options.permissionEnv, tool.name, finalVerdict.decision === 'ask' ? finalVerdict.rule : undefined);
+      const vetoed = veto === null ? options.capabilities : { ...options.capabilities, files: options.capabilities.files.withPathVeto?.(veto) ?? options.capabilities.files };
+      const capabilities = executionCapabilities(vetoed, tool.capabilities, rebound.plan, tool.name);
       const outputBudget = Math.min(shell.maxOutputChars, request.outputBudget ?? Infinity);
       const executionContext: ExecutionContext = Object.assign({ lang: this.lang, policy: policyView, signal, outputBudget }, capabilities);
       return this.execute(tool, input, executionContext, rebound.plan, digest, rebound.changed);
@@ -377,6 +380,16 @@ class CallRun {
     const tree = await transferDescendants(plan.targets, (p) => files.list(p, { recursive: true, maxEntries: TRANSFER_TREE_LIMIT + 1 }).catch(() => null), this.options.permissionEnv.platform);
     if (tree === null) return { decision: 'deny', rule: 'transfer-tree-limit', source: 'builtin', resolved: [], reason: TRANSFER_TREE_TOO_LARGE };
     values.push(...tree);
+    // Issue 14 class 3: a folder delete removes its whole tree; a deny rule on anything below it holds.
+    if (tool.risk === 'destructive') {
+      for (const t of plan.targets) {
+        if (t.to !== undefined) continue;
+        const below = await files.list(t.path, { recursive: true, maxEntries: TRANSFER_TREE_LIMIT + 1 }).catch(() => null);
+        if (below === null) continue;
+        if (below.length > TRANSFER_TREE_LIMIT) return { decision: 'deny', rule: 'transfer-tree-limit', source: 'builtin', resolved: [], reason: TRANSFER_TREE_TOO_LARGE };
+        values.push(...below.map((e) => e.path));
+      }
+    }
     const verdict = await evaluatePermission(
       this.options.policy,
       { tool: tool.name, known: true, risk: tool.risk, subject: { kind: 'PATH', values } },

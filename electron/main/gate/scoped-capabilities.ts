@@ -39,6 +39,8 @@ export function readOnlyFiles(files: FileAccess): ReadOnlyFileAccess {
     walk: (p: string, o?: Parameters<FileAccess['walk']>[1]) => files.walk(p, o),
     readBytes: (p: string, o?: Parameters<FileAccess['readBytes']>[1]) => files.readBytes(p, o),
     trashList: () => files.trashList(),
+    // Issue 14 class 3: the tool may say how many entries the policy's path veto kept out.
+    skippedByPolicy: () => files.skippedByPolicy?.() ?? 0,
   });
 }
 

@@ -4,6 +4,7 @@ export { evaluatePermission } from './evaluate';
 export { loadPolicyFile, parsePolicyText, type PolicyLoadOptions } from './load';
 export { mergePolicies } from './merge';
 export { runPolicyTests, type SubjectOf } from './policy-tests';
+export { compilePathVeto, type PathVeto } from './path-veto';
 export { isExecutionEquivalent, TRANSFER_TREE_LIMIT, TRANSFER_TREE_TOO_LARGE, transferDescendants } from './protections';
 export { commandMatcher, hasShellMetacharacter, urlMatcher, type ValueMatcher } from './patterns';
 export { parseRule, ruleToolMatches, type ParsedRule } from './rule-syntax';

@@ -54,7 +54,9 @@ function pathMatcher(pattern: string, ctx: PatternContext): ValueMatcher | null 
   // `~user` is another account's home, which we do not resolve.
   if (pattern.includes('\u0000') || pattern.startsWith('!')) return null;
   const { platform } = ctx;
-  let glob = expandHome(pattern, ctx.home, platform);
+  // NFC (SPEC G-PERM): macOS and copied-in names spell 인사 decomposed (NFD); a rule written
+  // composed must still cover them, so both the pattern and every subject are compared in NFC.
+  let glob = expandHome(pattern.normalize('NFC'), ctx.home, platform);
   if (glob.startsWith('~')) return null;
   glob = globView(glob, platform);
   if (platform === 'win32' && /^[A-Za-z]:(?!\/)/.test(glob)) return null;
@@ -72,7 +74,7 @@ function pathMatcher(pattern: string, ctx: PatternContext): ValueMatcher | null 
   if (glob.length > 1 && glob.endsWith('/')) glob = glob.slice(0, -1);
   try {
     const test = picomatch(glob, { dot: true, nocase: ignoresCase(platform), nonegate: true });
-    return (value) => test(globView(value, platform));
+    return (value) => test(globView(value.normalize('NFC'), platform));
   } catch {
     return null;
   }

@@ -84,7 +84,7 @@ export async function createFileAccess(options: FileAccessOptions): Promise<File
   }
 
   const confiner = new Confiner({ rules, realRoots, lexicalRoots, protectedPaths: [...protectedPaths] });
-  return new HostFileAccess(confiner, trashDir, maxReadBytes, platform);
+  return new HostFileAccess(confiner, trashDir, maxReadBytes, platform, null);
 }
 
 /** A configured path: absolute or starting with '~' (policy files write "~/Documents/Baram"). */
@@ -94,18 +94,55 @@ function absoluteSetting(rules: PathRules, value: string, what: string, home: st
   return rules.resolve(value, home);
 }
 
+/**
+ * The policy's say over paths nobody named (policy/path-veto.ts): every entry a walk, listing or
+ * glob would hand out is asked about, skipped when a deny/ask rule covers it, and counted.
+ */
+export interface PathVetoLike {
+  ruleFor(absolutePath: string): string | null;
+}
+
+/** A veto with its count of skipped entries, one per tool call. */
+class VetoCounter {
+  skipped = 0;
+  constructor(private readonly veto: PathVetoLike) {}
+  readonly skip = (absolutePath: string): boolean => {
+    if (this.veto.ruleFor(absolutePath) === null) return false;
+    this.skipped++;
+    return true;
+  };
+}
+
 class HostFileAccess implements FileAccess {
   readonly roots: readonly string[];
   private readonly bin: Trash;
+  private readonly skip: ((absolutePath: string) => boolean) | undefined;
 
   constructor(
     private readonly confiner: Confiner,
-    trashDir: string,
+    private readonly trashDir: string,
     private readonly maxReadBytes: number,
     private readonly platform: NodeJS.Platform,
+    private readonly veto: VetoCounter | null,
+    bin?: Trash,
   ) {
     this.roots = confiner.realRoots;
-    this.bin = new Trash(confiner, trashDir, (p) => this.display(p));
+    this.bin = bin ?? new Trash(confiner, trashDir, (p) => this.display(p));
+    this.skip = veto?.skip;
+  }
+
+  /**
+   * The same capability, with walks, listings and globs skipping (and counting) what `veto`
+   * covers. The gate hands each tool call such a view, built from the rules for that tool.
+   */
+  withPathVeto(veto: PathVetoLike | null): FileAccess {
+    if (veto === null) return this;
+    return new HostFileAccess(this.confiner, this.trashDir, this.maxReadBytes, this.platform, new VetoCounter(veto), this.bin);
+  }
+
+  /** Entries the path veto kept out of walks, listings and globs made through this view. */
+  skippedByPolicy(): number {
+    return this.veto?.skipped ?? 0;
   }
 
   resolve(p: string): string {
@@ -148,15 +185,15 @@ class HostFileAccess implements FileAccess {
   }
 
   list(p: string, options: { readonly recursive?: boolean; readonly maxEntries?: number } = {}): Promise<FileInfo[]> {
-    return listConfined(this.confiner, p, options);
+    return listConfined(this.confiner, p, options, this.skip);
   }
 
   glob(pattern: string, options: { readonly maxMatches?: number } = {}): Promise<string[]> {
-    return globConfined(this.confiner, pattern, options.maxMatches ?? DEFAULT_MAX_MATCHES);
+    return globConfined(this.confiner, pattern, options.maxMatches ?? DEFAULT_MAX_MATCHES, this.skip);
   }
 
   walk(p: string, options: WalkOptions = {}): AsyncIterable<WalkEntry> {
-    return walkConfined(this.confiner, p, options, this.ignoresCase);
+    return walkConfined(this.confiner, p, options, this.ignoresCase, this.skip);
   }
 
   /** .gitignore matching follows the file system's case rules (git's core.ignorecase). */
@@ -165,7 +202,7 @@ class HostFileAccess implements FileAccess {
   }
 
   readTree(p: string, options: ReadTreeOptions): AsyncIterable<TreeFile> {
-    return readTreeConfined(this.confiner, p, options, { ignoreCase: this.ignoresCase, maxReadBytes: this.maxReadBytes });
+    return readTreeConfined(this.confiner, p, options, { ignoreCase: this.ignoresCase, maxReadBytes: this.maxReadBytes, ...(this.skip ? { skip: this.skip } : {}) });
   }
 
   readBytes(p: string, options: { readonly maxBytes?: number; readonly offset?: number } = {}): Promise<Uint8Array> {

@@ -20,7 +20,7 @@ function aboutPattern(e: unknown, pattern: string): unknown {
  * entered; dot-names match only when the pattern spells the dot. More than `maxMatches` →
  * TOO_LARGE: a partial expansion shown for approval would misstate what is about to happen.
  */
-export async function globConfined(confiner: Confiner, pattern: string, maxMatches: number): Promise<string[]> {
+export async function globConfined(confiner: Confiner, pattern: string, maxMatches: number, skip?: (absolutePath: string) => boolean): Promise<string[]> {
   if (typeof pattern !== 'string' || pattern.trim() === '' || pattern.includes('\0')) {
     throw fileError('INVALID_PATH', String(pattern), 'empty pattern');
   }
@@ -77,6 +77,7 @@ export async function globConfined(confiner: Confiner, pattern: string, maxMatch
     for (const dirent of dirents) {
       const child = api.join(dir, dirent.name);
       if (checkProtected && confiner.isProtected(child)) continue;
+      if (skip !== undefined && skip(child)) continue;
       const rel = relDir === '' ? dirent.name : `${relDir}/${dirent.name}`;
       if (glob.match(rel)) {
         matches.push(child);

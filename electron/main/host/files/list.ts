@@ -18,6 +18,7 @@ export async function listConfined(
   confiner: Confiner,
   given: string,
   options: { readonly recursive?: boolean; readonly maxEntries?: number },
+  skip?: (absolutePath: string) => boolean,
 ): Promise<FileInfo[]> {
   const limit = options.maxEntries ?? DEFAULT_LIST_MAX_ENTRIES;
   const start = await confiner.target(given);
@@ -40,6 +41,7 @@ export async function listConfined(
       if (top) throw fileError('CHANGED', given, 'folder changed while listing');
       return;
     }
+    if (skip !== undefined) dirents = dirents.filter((d) => !skip(api.join(dir, d.name)));
     dirents.sort(compareDirentsFoldersFirst);
     const room = limit - out.length;
     const chosen = dirents.slice(0, Math.max(0, room));

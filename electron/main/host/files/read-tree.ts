@@ -40,6 +40,8 @@ export interface ReadTreeSettings {
   readonly ignoreCase: boolean;
   /** The host's read limit; windows are capped at it. */
   readonly maxReadBytes: number;
+  /** The policy's path veto (FileAccess.withPathVeto): entries it covers are passed over unread. */
+  readonly skip?: (absolutePath: string) => boolean;
 }
 
 /** Test seams; FileAccess.readTree passes none. */
@@ -91,6 +93,7 @@ export async function* readTreeConfined(
     accept: options.include,
     beforeOpen: runtime.beforeOpen,
     reuseBuffers: options.reuseBuffers === true,
+    skip: settings.skip,
   });
   try {
     for (;;) {
@@ -168,6 +171,7 @@ interface WalkerOptions {
   readonly beforeOpen: ((path: string) => void) | undefined;
   /** ReadTreeOptions.reuseBuffers: a batch's slabs are reused once the consumer asks for what follows it. */
   readonly reuseBuffers: boolean;
+  readonly skip: ((absolutePath: string) => boolean) | undefined;
 }
 
 interface Frame {
@@ -254,7 +258,7 @@ class TreeWalker {
     for (const entry of direntsNeedingType(entries, includeHidden)) {
       lookedUp.set(entry, resolveUnknownTypeSync(entry, this.confiner.rules.api.join(dir, entry.name)));
     }
-    const children = walkChildren(dir, entries, { confiner: this.confiner, ignores, includeHidden }, lookedUp);
+    const children = walkChildren(dir, entries, { confiner: this.confiner, ignores, includeHidden, skip: this.options.skip }, lookedUp);
     if (children.length > 0) this.stack.push({ ignores, children, next: 0 });
   }
 

@@ -20,6 +20,8 @@ export interface ChildRules {
   readonly confiner: Confiner;
   readonly ignores: IgnoreStack;
   readonly includeHidden: boolean;
+  /** The policy's path veto (FileAccess.withPathVeto): true = skip this entry (it has been counted). */
+  readonly skip?: ((absolutePath: string) => boolean) | undefined;
 }
 
 /** True for names a walk never looks at, whatever their type. */
@@ -60,6 +62,7 @@ export function walkChildren<E extends ListedEntry>(dir: string, dirents: E[], r
     const child = windows ? api.join(dir, name) : dir === '/' ? `/${name}` : `${dir}/${name}`;
     if (checkProtected && confiner.isProtected(child)) continue;
     if (!ignores.isEmpty && ignores.ignores(child, isDir)) continue;
+    if (rules.skip !== undefined && rules.skip(child)) continue;
     children.push({ path: child, name, isDir });
   }
   return children;

@@ -45,7 +45,13 @@ interface Frame {
  * node_modules included — is searched unless a rule says otherwise. The per-folder rules live in
  * walk-children.ts, shared with FileAccess.readTree (read-tree.ts).
  */
-export async function* walkConfined(confiner: Confiner, given: string, options: WalkOptions, ignoreCase: boolean): AsyncGenerator<WalkEntry> {
+export async function* walkConfined(
+  confiner: Confiner,
+  given: string,
+  options: WalkOptions,
+  ignoreCase: boolean,
+  skip?: (absolutePath: string) => boolean,
+): AsyncGenerator<WalkEntry> {
   const respectIgnoreFiles = options.respectIgnoreFiles ?? true;
   const includeHidden = options.includeHidden ?? false;
   let remaining = options.maxFiles ?? Number.POSITIVE_INFINITY;
@@ -90,7 +96,7 @@ export async function* walkConfined(confiner: Confiner, given: string, options: 
     const order: ({ file: string } | { dir: string })[] = [];
     const files: string[] = [];
     const dirs: string[] = [];
-    for (const child of walkChildren(dir, dirents, { confiner, ignores, includeHidden }, lookedUp)) {
+    for (const child of walkChildren(dir, dirents, { confiner, ignores, includeHidden, skip }, lookedUp)) {
       if (child.isDir) {
         order.push({ dir: child.path });
         dirs.push(child.path);
