@@ -48,6 +48,7 @@ describe('tool registry rules', () => {
       'filesystem.copy',
       'filesystem.delete',
       'filesystem.restore',
+      'filesystem.trash',
       'search.text',
       'system.info',
       'http.request',

@@ -22,7 +22,7 @@ const input = Type.Object(
 export const filesystemCopy = defineTool({
   name: 'filesystem.copy',
   description: {
-    ko: '파일이나 폴더를 복사합니다. from에 글롭(예: *.docx)이나 경로 목록을 쓰면 한 번에 복사하고, 그때 to는 폴더입니다(없으면 만듭니다). 덮어쓰지 않습니다(onConflict로 건너뛰기·둘 다 두기).',
+    ko: '복사합니다. from에 글롭(*.docx)이나 경로 목록이면 to는 폴더(없으면 만듦). 덮어쓰지 않음(onConflict: 건너뛰기·둘 다 두기).',
     en: 'Copy files and folders. A glob or a list of paths in from copies all at once; then to is a folder (created if missing). Never overwrites (onConflict: skip or keepBoth).',
   },
   keywords: ['복사', '사본', '백업', 'copy', 'duplicate', 'cp', 'backup'],

@@ -47,7 +47,7 @@ function entryLine(entry: FileInfo, rel: string): string {
 export const filesystemList = defineTool({
   name: 'filesystem.list',
   description: {
-    ko: '폴더 안의 파일과 하위 폴더 목록을 크기·수정 날짜와 함께 봅니다. recursive: true면 하위 폴더까지, pattern(예: *.xlsx)으로 이름을, modifiedAfter/modifiedBefore(예: "2022", "2023")로 수정 날짜를 거릅니다.',
+    ko: '폴더 목록을 크기·수정 날짜와 함께 봅니다. recursive: 하위 폴더까지, pattern: 이름(*.xlsx), modifiedAfter/Before: 날짜("2022").',
     en: 'List the files and subfolders of a folder with size and modification date. recursive: true includes subfolders; pattern (e.g. *.xlsx) filters names; modifiedAfter/modifiedBefore (e.g. "2022", "2023") filter by date.',
   },
   keywords: ['목록', '폴더', '디렉터리', '파일 목록', 'list', 'folder', 'directory', 'ls', 'dir'],

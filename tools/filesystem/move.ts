@@ -22,7 +22,7 @@ const input = Type.Object(
 export const filesystemMove = defineTool({
   name: 'filesystem.move',
   description: {
-    ko: '파일이나 폴더를 옮기거나 이름을 바꿉니다. from에 글롭(예: *.xlsx)이나 경로 목록을 쓰면 한 번에 옮기고, 그때 to는 폴더입니다(없으면 만듭니다. mkdir 불필요). 덮어쓰지 않습니다(onConflict로 건너뛰기·둘 다 두기).',
+    ko: '옮기기·이름 바꾸기. from에 글롭(*.xlsx)이나 경로 목록이면 to는 폴더(없으면 만듦, mkdir 불필요). 덮어쓰지 않음(onConflict).',
     en: 'Move or rename files and folders. A glob or a list of paths in from moves all at once; then to is a folder (created if missing: no mkdir needed). Never overwrites (onConflict: skip or keepBoth).',
   },
   keywords: ['옮기기', '이동', '이름 바꾸기', '정리', 'move', 'rename', 'mv', 'organize'],
