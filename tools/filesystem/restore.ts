@@ -105,7 +105,7 @@ export const filesystemRestore = defineTool({
     ko: 'filesystem.delete로 휴지통에 옮긴 항목을 되돌립니다(여러 trashId를 한 번에, to로 다른 이름·폴더에). trashId는 삭제 결과나 filesystem.trash에 있습니다.',
     en: 'Put items deleted with filesystem.delete back (several trashIds at once; to for another name or folder). trashIds are in the delete result or filesystem.trash.',
   },
-  keywords: ['복원', '되돌리기', '휴지통', '삭제 취소', 'restore', 'undelete', 'undo delete', 'trash'],
+  keywords: ['복원', '되돌리기', '살리기', '되살리기', '휴지통', '지운 파일', '삭제 취소', 'restore', 'undelete', 'undo delete', 'trash'],
   input,
   risk: 'write',
   // A trashId is not a path, so there is nothing for path rules to match before planning. The

@@ -15,7 +15,7 @@ export const filesystemTrash = defineTool({
     ko: 'Baram 휴지통에 있는 항목(지운 파일과 폴더)을 최근 것부터 봅니다: trashId, 원래 자리, 지운 시각. 되돌리기는 filesystem.restore.',
     en: "List what is in Baram's trash, newest first: trashId, original place, when it was deleted. Restore with filesystem.restore.",
   },
-  keywords: ['휴지통', '지운 파일', '삭제한 파일', '복원할 파일', 'trash', 'deleted files', 'recycle bin'],
+  keywords: ['휴지통 목록', '휴지통 보기', 'trash list', 'recycle bin'],
   input: Type.Object({}, { additionalProperties: false }),
   risk: 'read',
   subject: null,
