@@ -118,3 +118,51 @@ describe('rules match Unicode-normalised (NFC) names (issue 14 class 3)', () => 
     expect(JSON.stringify(await g.auditEvents())).not.toContain('NFD-SECRET');
   });
 });
+
+describe('an NFD-spelled folder inside a copied, moved or deleted parent (issue 14 class 3)', () => {
+  const nfdFiles = { [`hr/${NFD}/pay.txt`]: 'NFD-SECRET\n', 'hr/open/readme.txt': 'NFD-OPEN\n' };
+
+  it('copying the parent is denied and nothing is copied', async () => {
+    const g = await open({ files: nfdFiles });
+    const r = await g.call('filesystem.copy', { from: 'hr', to: 'hr-copy' });
+    expect(r.outcome).toBe('denied');
+    expect(existsSync(join(g.workspace, 'hr-copy'))).toBe(false);
+    const events = await g.auditEvents();
+    expect(events.some((e) => e.type === 'permission.decided' && e.decision === 'deny' && e.rule === 'filesystem.*(**/인사/**)')).toBe(true);
+  });
+
+  it('moving or deleting the parent is denied and the file stays', async () => {
+    const g = await open({ files: nfdFiles });
+    expect((await g.call('filesystem.move', { from: 'hr', to: 'elsewhere' })).outcome).toBe('denied');
+    expect((await g.call('filesystem.delete', { path: 'hr' })).outcome).toBe('denied');
+    expect(existsSync(join(g.workspace, `hr/${NFD}/pay.txt`))).toBe(true);
+    // Positive control: the folder without a denied descendant moves.
+    expect((await g.call('filesystem.move', { from: 'hr/open', to: 'open-moved' })).outcome).toBe('ok');
+    expect(existsSync(join(g.workspace, 'open-moved/readme.txt'))).toBe(true);
+  });
+});
+
+describe('ask rules hold in walks too (issue 14 class 3)', () => {
+  const openAsk = useTestGate({
+    policy: { rules: { ask: ['search.text(**/기밀/**)'] } },
+    files: { 'docs/기밀/plan.txt': 'ASK-HIDDEN\n', 'docs/open.txt': 'ASK-OPEN\n' },
+  });
+
+  it('a walk over the parent skips what an ask rule covers (it cannot stop to ask), without asking', async () => {
+    const g = await openAsk();
+    const r = await g.call('search.text', { pattern: 'ASK-', path: 'docs' });
+    expect(r.outcome).toBe('ok');
+    expect(r.text).toContain('ASK-OPEN');
+    expect(r.text).not.toContain('ASK-HIDDEN');
+    expect(r.text).toContain('1 items skipped by policy');
+    expect(g.approvals).toHaveLength(0);
+  });
+
+  it('naming the folder asks, and once approved under that rule the search reads it', async () => {
+    const g = await openAsk();
+    const r = await g.call('search.text', { pattern: 'ASK-', path: 'docs/기밀' });
+    expect(g.approvals).toHaveLength(1);
+    expect(r.outcome).toBe('ok');
+    expect(r.text).toContain('ASK-HIDDEN');
+  });
+});

@@ -380,16 +380,6 @@ class CallRun {
     const tree = await transferDescendants(plan.targets, (p) => files.list(p, { recursive: true, maxEntries: TRANSFER_TREE_LIMIT + 1 }).catch(() => null), this.options.permissionEnv.platform);
     if (tree === null) return { decision: 'deny', rule: 'transfer-tree-limit', source: 'builtin', resolved: [], reason: TRANSFER_TREE_TOO_LARGE };
     values.push(...tree);
-    // Issue 14 class 3: a folder delete removes its whole tree; a deny rule on anything below it holds.
-    if (tool.risk === 'destructive') {
-      for (const t of plan.targets) {
-        if (t.to !== undefined) continue;
-        const below = await files.list(t.path, { recursive: true, maxEntries: TRANSFER_TREE_LIMIT + 1 }).catch(() => null);
-        if (below === null) continue;
-        if (below.length > TRANSFER_TREE_LIMIT) return { decision: 'deny', rule: 'transfer-tree-limit', source: 'builtin', resolved: [], reason: TRANSFER_TREE_TOO_LARGE };
-        values.push(...below.map((e) => e.path));
-      }
-    }
     const verdict = await evaluatePermission(
       this.options.policy,
       { tool: tool.name, known: true, risk: tool.risk, subject: { kind: 'PATH', values } },
