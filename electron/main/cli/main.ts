@@ -34,6 +34,8 @@ const HELP = `baram — 바람 command line
   baram audit init                           set up auditing and show the verification key once
         (all audit commands take --data-dir DIR)
   baram policy check FILE                    validate a policy file and run its embedded tests
+  baram route "REQUEST" [--json] [--lang ko|en]   the tools a request is offered, and the tool block's token cost
+  baram model check --model URL|FILE.gguf [--json] [--lang ko|en]   what a model server or GGUF file can do
 
 Exit codes: 0 ok · 3 blocked by the gate (denied, invalid, refused) · 2 usage · 1 other failure
 `;
@@ -59,6 +61,11 @@ export async function main(argv: readonly string[]): Promise<number> {
         const { auditCommand } = await import('./audit-command');
         return await auditCommand(rest, process.stdout, version());
       }
+      case 'route':
+        return await routeCommand(rest);
+      case 'model':
+        if (rest[0] === 'check') return await modelCheckCommand(rest.slice(1));
+        throw new UsageError(`Unknown model command '${rest[0] ?? ''}'. Use: baram model check --model URL|FILE.gguf`);
       case 'policy':
         if (rest[0] === 'check') return await (await import('./policy-check')).checkPolicyCommand(rest.slice(1));
         throw new UsageError(`Unknown policy command '${rest[0] ?? ''}'. Use: baram policy check FILE`);
@@ -92,6 +99,41 @@ async function toolsCommand(rest: readonly string[]): Promise<number> {
   }
   for (const t of catalog) process.stdout.write(`${t.name.padEnd(20)} ${t.risk.padEnd(12)} ${t.description.ko}\n`);
   return 0;
+}
+
+async function routeCommand(rest: readonly string[]): Promise<number> {
+  const args = parseArgs(rest, ['lang'], ['json']);
+  const [request, ...extra] = args.positional;
+  if (!request || extra.length > 0) throw new UsageError('Give the request as one argument. Example: baram route "다운로드 폴더의 엑셀 파일을 정리해줘"');
+  const [{ toolCatalog }, { routeCommandOutput }] = await Promise.all([import('../gate/catalog'), import('../agent/routing')]);
+  process.stdout.write(`${routeCommandOutput(request, toolCatalog(), langOf(args), args.flags.has('json'))}\n`);
+  return 0;
+}
+
+async function modelCheckCommand(rest: readonly string[]): Promise<number> {
+  const args = parseArgs(rest, ['model', 'lang'], ['json']);
+  const target = flagString(args, 'model');
+  if (!target) throw new UsageError('Missing --model. Example: baram model check --model http://127.0.0.1:8080 (or a .gguf file)');
+  const lang = langOf(args);
+  const { checkModel } = await import('../model');
+  const check = await checkModel(target);
+  if (args.flags.has('json')) {
+    process.stdout.write(`${JSON.stringify({ ...check, problems: check.problems.map((p) => p[lang]) }, null, 2)}\n`);
+  } else {
+    const yesNo = (v: boolean | null) => (v === null ? (lang === 'ko' ? '알 수 없음' : 'unknown') : v ? (lang === 'ko' ? '예' : 'yes') : lang === 'ko' ? '아니요' : 'no');
+    const rows: [string, string][] = lang === 'ko'
+      ? [['대상', check.target], ['종류', check.kind ?? '알 수 없음'], ['모델', check.model ?? '알 수 없음'], ['문맥 길이', String(check.contextLength ?? '알 수 없음')], ['도구 호출 지원', yesNo(check.nativeTools)], ['출력 제약 동작', yesNo(check.constrainedOutputWorks)]]
+      : [['target', check.target], ['kind', check.kind ?? 'unknown'], ['model', check.model ?? 'unknown'], ['context length', String(check.contextLength ?? 'unknown')], ['native tool calls', yesNo(check.nativeTools)], ['constrained output works', yesNo(check.constrainedOutputWorks)]];
+    for (const [k, v] of rows) process.stdout.write(`${k}: ${v}\n`);
+    for (const p of check.problems) process.stdout.write(`- ${p[lang]}\n`);
+  }
+  return check.problems.length === 0 ? 0 : 1;
+}
+
+function langOf(args: Parameters<typeof flagString>[0]): Lang {
+  const value = flagString(args, 'lang') ?? 'ko';
+  if (!isLang(value)) throw new UsageError(`--lang must be ko or en (was '${value}').`);
+  return value;
 }
 
 async function callCommand(rest: readonly string[]): Promise<number> {
