@@ -456,11 +456,34 @@ const secureString: GuardedRule = {
  * `--password hunter2`, `--token "x"`, `-Password x` (PowerShell): a secret-named flag and its
  * separate value. The regex finds only the flag (with a secret stem in it); the value is read after
  * the decision, so a harmless flag never swallows text with a secret in it (`sh -c "… --password x"`).
+ * Also an argument list written as JSON (`"--password","hunter2"`, or `\"--password\",\"hunter2\"`
+ * inside JSON text): arguments with no shell between them, so the next element is the value whatever
+ * it starts with (issue 14 class 9). Which names are secret: secret-keys.ts (isSecretKey).
  */
-const FLAG_NAME = new RegExp(`(?<![\\w-])--?(?=[\\w-]{0,63}?(?:${ASCII_SECRET_STEMS.join('|')}))([A-Za-z][\\w-]{0,63})[ \\t]+`, 'gi');
+const FLAG_NAME = new RegExp(
+  `(?<![\\w-])--?(?=[\\w-]{0,63}?(?:${ASCII_SECRET_STEMS.join('|')}))([A-Za-z][\\w-]{0,63})(?:[ \\t]+|(\\\\?)"[ \\t]*,[ \\t]*\\2")`,
+  'gi',
+);
 // A bare value starting with `$` is a shell or PowerShell variable: its name is not the secret,
 // and it tells the auditor where the secret came from.
 const FLAG_VALUE = new RegExp(quotedOr(`[^\\s"'$-][^\\s"']*`), 'y');
+
+/** Where a JSON string element that starts at `start` ends: its closing quote (`\"` when `escaped`), or the line end. */
+function jsonElementEnd(text: string, start: number, escaped: boolean): number {
+  let j = start;
+  while (j < text.length) {
+    const c = text.charCodeAt(j);
+    if (c === 10 || c === 13) return j;
+    if (c === 92 /* \ */) {
+      if (escaped && text.charCodeAt(j + 1) === 34) return j;
+      j += 2;
+      continue;
+    }
+    if (c === 34 /* " */ && !escaped) return j;
+    j += 1;
+  }
+  return text.length;
+}
 
 const redactSecretFlags: Rule = (text) => {
   let out = '';
@@ -469,6 +492,14 @@ const redactSecretFlags: Rule = (text) => {
   for (let m = FLAG_NAME.exec(text); m; m = FLAG_NAME.exec(text)) {
     if (!isSecretKey(m[1]!)) continue;
     const valueStart = m.index + m[0].length;
+    if (m[2] !== undefined) {
+      const end = jsonElementEnd(text, valueStart, m[2] !== '');
+      if (end === valueStart) continue;
+      out += text.slice(from, valueStart) + REDACTED;
+      from = end;
+      FLAG_NAME.lastIndex = end;
+      continue;
+    }
     FLAG_VALUE.lastIndex = valueStart;
     const value = FLAG_VALUE.exec(text);
     if (!value) continue;

@@ -1,6 +1,7 @@
 import type { StoredEventBody } from '../ledger/canonical-event';
 import { eventFields, type EventFields } from './event-fields';
 import { auditSeverity, type AuditSeverity } from './severity';
+import { LINE_UNSAFE, escapeText } from './line-safe';
 import { eventSummary, eventTypeLabel } from './summary';
 
 /**
@@ -101,19 +102,32 @@ export function cefLine(body: StoredEventBody, options: CefOptions): string {
 /**
  * Header fields: `\` and `|` are escaped with a backslash (CEF spec, "Character encoding"). The spec
  * gives no escape for line breaks in the header, and one would split the record, so they become spaces.
+ * Every other control, U+2028/U+2029, NEL and bidi control (line-safe.ts) is written as the text
+ * `\uXXXX`, whose backslash is then escaped like any other (issue 14 class 11).
  */
 export function escapeHeader(value: string): string {
-  return value.replace(/[\\|]/g, (c) => `\\${c}`).replace(/[\r\n]+/g, ' ');
+  return value
+    .replace(/[\r\n]+/g, ' ')
+    .replace(LINE_UNSAFE, escapeText)
+    .replace(/[\\|]/g, (c) => `\\${c}`);
 }
 
 /**
  * Extension values: `\` and `=` are escaped with a backslash, line breaks are written `\n` and `\r`
  * (CEF spec). A pipe needs no escape here. With every `=` escaped, a reader finds each key as the
- * word before an unescaped `=`, so spaces inside values are safe.
+ * word before an unescaped `=`, so spaces inside values are safe. The CEF spec names no escape for
+ * other line breaks: U+2028, U+2029, NEL (U+0085), every other C0/C1 control and the bidi controls
+ * (line-safe.ts) would split the record for a reader that splits there, or make it read differently,
+ * so they are written as the text `\uXXXX` (`\t` for a tab) with its backslash escaped (`\\u2028`):
+ * a CEF reader shows `\u2028`, as the syslog export does (issue 14 class 11).
  */
 export function escapeExtensionValue(value: string): string {
-  return value.replace(/[\\=\r\n]/g, (c) => (c === '\n' ? '\\n' : c === '\r' ? '\\r' : `\\${c}`));
+  return value.replace(EXTENSION_SPECIAL, (c) =>
+    c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\\' || c === '=' ? `\\${c}` : escapeText(c).replace(/\\/g, '\\\\'),
+  );
 }
+
+const EXTENSION_SPECIAL = new RegExp(`[\\\\=]|${LINE_UNSAFE.source}`, 'g');
 
 const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\//i;
 

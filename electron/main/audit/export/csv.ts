@@ -1,6 +1,7 @@
 import { pick, type Lang, type Text } from '../../../common/i18n';
 import type { StoredEventBody } from '../ledger/canonical-event';
 import { eventFields, type EventFields } from './event-fields';
+import { LINE_UNSAFE_EXCEPT_CR_LF_TAB, escapeText } from './line-safe';
 
 /**
  * CSV for spreadsheets (SPEC A-*: UTF-8 BOM, CRLF, Korean headers, formula-injection safe).
@@ -75,7 +76,12 @@ const TRIMMABLE = /^[ \n\u00a0\u3000]*/;
  * and a rule with a type-based exception is one more thing an auditor has to trust. A real negative
  * exit code reads as '-1, which is still unambiguous to a person.
  */
-export function csvCell(value: string): string {
+export function csvCell(raw: string): string {
+  // CR, LF and TAB stay: inside a quoted cell they are RFC 4180 data and a spreadsheet shows them in
+  // the cell. U+2028/2029, NEL, the other controls and bidi controls become `\u2028` text (issue 14
+  // class 11): a reader that splits lines there would see a forged record, and a bidi override
+  // would make a name read differently from what it is.
+  const value = raw.replace(LINE_UNSAFE_EXCEPT_CR_LF_TAB, escapeText);
   const neutralised = startsLikeFormula(value) ? `'${value}` : value;
   // RFC 4180 §2.6–2.7: quote a field holding a quote, comma, CR or LF; double the quotes inside.
   return /[",\r\n]/.test(neutralised) ? `"${neutralised.replace(/"/g, '""')}"` : neutralised;

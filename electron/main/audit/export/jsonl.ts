@@ -1,5 +1,6 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import type { LedgerRow } from '../ledger/rows';
+import { lineSafeJson } from './line-safe';
 
 /**
  * The verifiable export (SPEC §3): JSON Lines whose first line is a header carrying the checkpoint
@@ -22,11 +23,13 @@ export interface JsonlHeader {
 }
 
 export function jsonlHeaderLine(header: JsonlHeader): string {
-  return `${JSON.stringify(header)}\n`;
+  return `${lineSafeJson(JSON.stringify(header))}\n`;
 }
 
 export function jsonlRowLine(row: LedgerRow): string {
-  return `${JSON.stringify({ seq: row.seq, prevHash: row.prevHash, entryHash: row.entryHash, epoch: row.epoch, mac: row.mac, body: row.body })}\n`;
+  // U+2028, U+2029, NEL and bidi controls as `\uXXXX` (JSON.stringify leaves them raw): JSON.parse
+  // gives back the same body text, so the export still verifies (issue 14 class 11).
+  return `${lineSafeJson(JSON.stringify({ seq: row.seq, prevHash: row.prevHash, entryHash: row.entryHash, epoch: row.epoch, mac: row.mac, body: row.body }))}\n`;
 }
 
 export class ExportFormatError extends Error {}

@@ -1,6 +1,7 @@
 import type { StoredEventBody } from '../ledger/canonical-event';
 import { eventFields, type EventFields } from './event-fields';
 import { auditSeverity, type AuditSeverity } from './severity';
+import { escapeLineUnsafe } from './line-safe';
 import { eventSummary } from './summary';
 
 /**
@@ -120,8 +121,8 @@ function sdParam(name: string, value: string): string {
 
 /**
  * §6.3.3: inside PARAM-VALUE, `"`, `\` and `]` MUST be escaped with a backslash. Before that,
- * control characters (and U+2028/2029, and lone surrogates, which are not UTF-8) are written as the
- * text `\n`, `\r`, `\t`, `\uXXXX`, because a multi-line command must not split the record across
+ * control characters (and U+2028/2029, NEL, bidi controls, and lone surrogates, which are not UTF-8)
+ * are written as the text `\n`, `\r`, `\t`, `\uXXXX`, because a multi-line command must not split the record across
  * lines of a line-framed file. That text's backslash is then escaped like any other, so the value
  * stays strictly RFC 5424 and a collector shows `\n`. This is lossy only in one corner: a target
  * holding the two characters `\` `n` reads the same as one holding a line break. Syslog is for
@@ -132,15 +133,10 @@ export function escapeParamValue(value: string): string {
   return escapeControls(value).replace(/["\\\]]/g, (c) => `\\${c}`);
 }
 
-const CONTROL_OR_LONE_SURROGATE =
-  /[\u0000-\u001f\u007f-\u009f\u2028\u2029]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
-const NAMED_ESCAPES: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
-
-/** Control characters and lone surrogates as JSON-style escape text (MSG has no escaping rules of its own). */
+/**
+ * Control characters, U+2028/2029, NEL, bidi controls and lone surrogates (line-safe.ts: the set
+ * every line-oriented export escapes) as JSON-style escape text (MSG has no escaping rules of its own).
+ */
 function escapeControls(value: string): string {
-  return value.replace(
-    CONTROL_OR_LONE_SURROGATE,
-    (c) => NAMED_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  return escapeLineUnsafe(value);
 }
