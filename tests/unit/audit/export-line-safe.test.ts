@@ -38,3 +38,14 @@ describe('line-safe escaping', () => {
     expect(text).toContain('보고서');
   });
 });
+
+describe('the one-line summary (CEF msg, syslog MSG, baram audit tail)', () => {
+  it('turns line breaks into spaces and shows bidi controls as escape text', async () => {
+    const { eventSummary } = await import('../../../electron/main/audit/export/summary');
+    const { eventFields } = await import('../../../electron/main/audit/export/event-fields');
+    const body = { seq: 9, time: '2026-12-03T00:00:00.000Z', tzOffsetMinutes: 540, type: 'permission.decided', tool: 'filesystem.read', target: ['a\u2028b\u0085c\u202etxt.exe', '보고서.xlsx'] };
+    const summary = eventSummary(eventFields(body as never));
+    expect(summary).not.toMatch(/[\u0085\u2028\u202e]/);
+    expect(summary).toContain('a b c\\u202etxt.exe (외 1건 / +1 more)');
+  });
+});

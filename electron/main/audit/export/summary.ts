@@ -1,6 +1,7 @@
 import type { AuditEventType } from '../../../common/audit-events';
 import type { Text } from '../../../common/i18n';
 import type { EventFields } from './event-fields';
+import { escapeText } from './line-safe';
 
 /**
  * Human names of event types, for summaries (syslog, CEF, `baram audit tail`). Complete by type; a
@@ -68,6 +69,13 @@ function clip(value: string, max: number): string {
   return chars.length <= max ? value : `${chars.slice(0, max - 1).join('')}…`;
 }
 
+/**
+ * Bidi controls, zero-width characters and the BOM are not line breaks but change how the line
+ * reads (`x\u202Etxt.exe` shows as `xexe.txt`): they are written as `\u202e` text (line-safe.ts),
+ * in `baram audit tail` as in the exports (issue 14 class 11).
+ */
+const INVISIBLE = /[\u061c\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
 function oneLine(value: string): string {
-  return value.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ');
+  return value.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(INVISIBLE, escapeText);
 }
