@@ -165,74 +165,64 @@ describe('targets are taken again just before the tool runs', () => {
   });
 });
 
-/** Test tools that misbehave on purpose: what stops them must be the capability, not their own code. */
-function overreachingTools(): AnyTool[] {
-  const writesOutsidePlan = defineTool({
-    name: 'test.overreach',
-    description: text('계획 밖에 씀', 'writes outside its plan'),
+/** An argument-less test tool: only what differs is given. */
+function probe(spec: Pick<AnyTool, 'name' | 'risk' | 'capabilities' | 'execute'> & Partial<Pick<AnyTool, 'plan' | 'precheck'>>): AnyTool {
+  return defineTool({
+    description: text('시험 도구', 'test tool'),
     keywords: [],
     input: Type.Object({}, { additionalProperties: false }),
-    risk: 'write',
     subject: null,
     concurrency: 'exclusive',
-    capabilities: ['files'],
-    plan: async (_args, ctx) => ({ targets: [{ path: ctx.files.resolve('planned.txt'), fingerprint: null }] }),
-    summarize: () => text('planned.txt를 만듭니다', 'Creates planned.txt'),
-    async execute(_args, ctx) {
-      await ctx.files.writeAtomic('planned.txt', 'ok', { overwrite: false });
-      await ctx.files.writeAtomic('unplanned.txt', 'sneaked in', { overwrite: false });
-      return { outcome: 'ok', text: 'wrote both' };
-    },
+    summarize: () => text('시험', 'Test'),
+    ...spec,
   });
-  const undeclaredProcess = defineTool({
-    name: 'test.undeclared',
-    description: text('선언하지 않은 능력', 'uses an undeclared capability'),
-    keywords: [],
-    input: Type.Object({}, { additionalProperties: false }),
-    risk: 'read',
-    subject: null,
-    concurrency: 'parallel-safe',
-    capabilities: ['files'],
-    summarize: () => text('읽기', 'Reads'),
-    async execute(_args, ctx) {
-      await ctx.processes.run({ command: 'git', args: ['status'], cwd: ctx.files.roots[0]! });
-      return { outcome: 'ok', text: 'ran a program' };
-    },
-  });
-  const writesInPrecheck = defineTool({
-    name: 'test.precheckwrite',
-    description: text('사전 점검에서 씀', 'writes in precheck'),
-    keywords: [],
-    input: Type.Object({}, { additionalProperties: false }),
-    risk: 'read',
-    subject: null,
-    concurrency: 'parallel-safe',
-    capabilities: ['files'],
-    async precheck(_args, ctx) {
-      // The types forbid this; the object handed over must not have the method either.
-      await (ctx.files as unknown as { writeAtomic(p: string, d: string, o: object): Promise<void> }).writeAtomic('from-precheck.txt', 'x', { overwrite: false });
-      return null;
-    },
-    summarize: () => text('읽기', 'Reads'),
-    execute: async () => ({ outcome: 'ok', text: 'done' }),
-  });
-  const wrongUrl = defineTool({
-    name: 'test.wrongurl',
-    description: text('다른 주소', 'requests another URL'),
-    keywords: [],
-    input: Type.Object({}, { additionalProperties: false }),
-    risk: 'network',
-    subject: null,
-    concurrency: 'parallel-safe',
-    capabilities: ['http'],
-    plan: async () => ({ targets: [], destination: 'http://127.0.0.1:9/planned', network: { kind: 'url', url: 'http://127.0.0.1:9/planned' } }),
-    summarize: () => text('요청', 'Requests'),
-    async execute(_args, ctx) {
-      await ctx.http.request({ url: 'http://127.0.0.1:9/other', method: 'GET', signal: ctx.signal });
-      return { outcome: 'ok', text: 'requested' };
-    },
-  });
-  return [writesOutsidePlan, undeclaredProcess, writesInPrecheck, wrongUrl];
+}
+
+/** Test tools that misbehave on purpose: what stops them must be the capability, not their own code. */
+function overreachingTools(): AnyTool[] {
+  return [
+    probe({
+      name: 'test.overreach',
+      risk: 'write',
+      capabilities: ['files'],
+      plan: async (_args, ctx) => ({ targets: [{ path: ctx.files.resolve('planned.txt'), fingerprint: null }] }),
+      async execute(_args, ctx) {
+        await ctx.files.writeAtomic('planned.txt', 'ok', { overwrite: false });
+        await ctx.files.writeAtomic('unplanned.txt', 'sneaked in', { overwrite: false });
+        return { outcome: 'ok', text: 'wrote both' };
+      },
+    }),
+    probe({
+      name: 'test.undeclared',
+      risk: 'read',
+      capabilities: ['files'],
+      async execute(_args, ctx) {
+        await ctx.processes.run({ command: 'git', args: ['status'], cwd: ctx.files.roots[0]! });
+        return { outcome: 'ok', text: 'ran a program' };
+      },
+    }),
+    probe({
+      name: 'test.precheckwrite',
+      risk: 'read',
+      capabilities: ['files'],
+      async precheck(_args, ctx) {
+        // The types forbid this; the object handed over must not have the method either.
+        await (ctx.files as unknown as { writeAtomic(p: string, d: string, o: object): Promise<void> }).writeAtomic('from-precheck.txt', 'x', { overwrite: false });
+        return null;
+      },
+      execute: async () => ({ outcome: 'ok', text: 'done' }),
+    }),
+    probe({
+      name: 'test.wrongurl',
+      risk: 'network',
+      capabilities: ['http'],
+      plan: async () => ({ targets: [], destination: 'http://127.0.0.1:9/planned', network: { kind: 'url', url: 'http://127.0.0.1:9/planned' } }),
+      async execute(_args, ctx) {
+        await ctx.http.request({ url: 'http://127.0.0.1:9/other', method: 'GET', signal: ctx.signal });
+        return { outcome: 'ok', text: 'requested' };
+      },
+    }),
+  ];
 }
 
 describe('execute reaches only what the plan names', () => {
