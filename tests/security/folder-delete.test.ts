@@ -39,6 +39,12 @@ describe('filesystem.delete of a folder', () => {
     expect(existsSync(join(g.workspace, 'proj/sub/b.txt'))).toBe(false);
     expect(existsSync(join(g.workspace, 'proj/a.txt'))).toBe(false);
     expect(existsSync(join(g.workspace, 'other.txt'))).toBe(true);
+    // The ledger: the approval covered the five listed entries; what ran never named the late file.
+    const events = await g.auditEvents();
+    expect(events.find((e) => e.type === 'approval.requested')?.data).toMatchObject({ targetCount: 5 });
+    const started = events.find((e) => e.type === 'execution.started');
+    expect(JSON.stringify(started?.target)).not.toContain('late.txt');
+    expect(started?.data).toMatchObject({ changedAfterApproval: [join(g.workspace, 'proj/sub')] });
   });
 
   it('a listed file edited after approval stays; the rest of the folder goes', async () => {
