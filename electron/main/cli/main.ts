@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { answerTo, type ApprovalBroker } from '../../common/approval';
 import { blockedByGate } from '../../common/domain';
 import { isLang, type Lang } from '../../common/i18n';
 import { adminPolicyIfPresent, defaultDataDir } from '../runtime/paths';
-import { osUser } from '../runtime/os-user';
 import { flagString, parseArgs, UsageError } from './args';
+import { brokerFor, langFlag } from './session-flags';
 
 // Everything heavier (the tool registry, the gate, audit/SQLite, ssh2, the policy engine) is
 // imported inside the command that needs it: `baram --help` loads none of it and `baram tools`
@@ -172,25 +171,6 @@ async function callCommand(rest: readonly string[]): Promise<number> {
     process.off('SIGINT', onSigint);
     await session.close();
   }
-}
-
-async function brokerFor(mode: string): Promise<ApprovalBroker | null> {
-  switch (mode) {
-    case 'all':
-      return { request: async (request) => answerTo(request, 'allow-once', `cli:--approve all (${osUser()})`) };
-    case 'none':
-      return null;
-    case 'ask':
-      return (await import('./terminal-approval')).terminalBroker();
-    default:
-      throw new UsageError(`--approve must be one of all, none, ask (was '${mode}').`);
-  }
-}
-
-function langFlag(value: string | undefined): Lang {
-  if (value === undefined) return 'ko';
-  if (!isLang(value)) throw new UsageError(`--lang must be ko or en (was '${value}').`);
-  return value;
 }
 
 function version(): string {
