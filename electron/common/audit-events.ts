@@ -8,6 +8,7 @@ export type AuditEventType =
   | 'session.start'
   | 'session.stop'
   | 'request'
+  | 'request.finished'
   | 'tool.proposed'
   | 'permission.decided'
   | 'schema.violation'

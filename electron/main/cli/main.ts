@@ -24,6 +24,11 @@ const HELP = `baram — 바람 command line
         --data-dir DIR    Baram's data: audit log, trash (default: ${defaultDataDir()})
         --approve all|none|ask   who approves "ask" decisions (default: ask on a terminal, else none)
         --lang ko|en      language of messages (default: ko)
+  baram run "TASK" --model URL|FILE.gguf [options]   the assistant in the terminal: streams the answer,
+                                             asks approvals, Ctrl-C stops; exit 0 when answered
+        --continue ID     resume a saved conversation   --tool-mode native|constrained
+        --backend openai|ollama   --context TOKENS   --max-steps N   (and every option of call)
+  baram conversations [--json]               saved conversations, newest first (ids for --continue)
   baram audit verify [--key K0] [--checkpoint FILE]... [--file EXPORT.jsonl] [--json]
                                              check the audit ledger (or an export); exit 0 OK, 1 damaged
   baram audit export --format jsonl|csv|syslog|cef --out FILE [--from DATE] [--to DATE]
@@ -56,6 +61,10 @@ export async function main(argv: readonly string[]): Promise<number> {
         return await toolsCommand(rest);
       case 'call':
         return await callCommand(rest);
+      case 'run':
+        return await (await import('./run-command')).runCommand(rest);
+      case 'conversations':
+        return await (await import('./run-command')).conversationsCommand(rest);
       case 'audit': {
         const { auditCommand } = await import('./audit-command');
         return await auditCommand(rest, process.stdout, version());

@@ -135,6 +135,22 @@ export class Gate {
     await this.#options.audit.append({ type: 'toolset.changed', data: { ...change, toolsetDigest: this.toolsetDigest, tools: this.#registry.names() } });
   }
 
+  /**
+   * Records a user's request (SPEC §3: the prompt is a ledger event) before any call it causes;
+   * returns the id every call made for it carries. Secrets in the text are redacted here, like
+   * arguments, so a password typed into a request never reaches the ledger in clear.
+   */
+  async recordRequest(prompt: string, data: Readonly<Record<string, unknown>> = {}): Promise<string> {
+    const requestId = randomUUID();
+    await this.#options.audit.append({ type: 'request', requestId, data: { ...data, text: redactSecretsInText(prompt) } });
+    return requestId;
+  }
+
+  /** Records how a request ended: answered (`ok`), stopped by the user (`cancelled`), or failed (`error`). */
+  async finishRequest(requestId: string, outcome: Extract<Outcome, 'ok' | 'cancelled' | 'error'>, data: Readonly<Record<string, unknown>> = {}): Promise<number> {
+    return this.#options.audit.append({ type: 'request.finished', requestId, outcome, data: redactSecretsDeep(data) as Record<string, unknown> });
+  }
+
   async call(request: CallRequest): Promise<CallResult> {
     const call = new CallRun(this.#options, this.#registry, this.#scheduler, this.#grants, request);
     try {

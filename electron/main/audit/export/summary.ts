@@ -11,6 +11,7 @@ const EVENT_TYPE_LABELS: Readonly<Record<AuditEventType, Text>> = {
   'session.start': { ko: '세션 시작', en: 'Session started' },
   'session.stop': { ko: '세션 종료', en: 'Session stopped' },
   request: { ko: '사용자 요청', en: 'User request' },
+  'request.finished': { ko: '요청 처리 끝', en: 'Request finished' },
   'tool.proposed': { ko: '도구 호출 제안', en: 'Tool call proposed' },
   'permission.decided': { ko: '권한 판정', en: 'Permission decided' },
   'schema.violation': { ko: '입력 형식 위반', en: 'Schema violation' },
