@@ -1,46 +1,83 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { permissionSubjectOf } from '../gate';
-import { loadPolicyFile, mergePolicies, runPolicyTests } from '../policy';
-import { UsageError } from './args';
+import { pick, text, type Lang } from '../../common/i18n';
+import { toolCatalog } from '../gate/catalog';
+import { loadPolicyFile, mergePolicies, parseUserSettings, policyWarnings, readPolicyText, unsafeTrustedDirProblems } from '../policy';
+import type { EffectivePolicy, PolicyProblem, ToolRisk } from '../policy/types';
+import { checkPolicyTests } from '../runtime/policy-tests';
+import { flagString, parseArgs, UsageError } from './args';
+import { langFlag } from './session-flags';
 
 /**
- * `baram policy check FILE`: every problem with its JSON path, then the policy's embedded tests.
- * Exit 0 when the policy would load, 1 otherwise.
+ * `baram policy check FILE [--settings FILE] [--lang ko|en]`: every problem with its JSON path,
+ * then the policy's embedded tests (through the tools' prechecks), then warnings about what would
+ * hurt at run time; with --settings, whether a user's settings fit within this policy (issue 15,
+ * items 9–13). Exit 0 when the policy (and the settings) would load, 1 otherwise; warnings alone
+ * do not fail the check.
  */
 export async function checkPolicyCommand(rest: readonly string[]): Promise<number> {
-  const [file, ...extra] = rest;
-  if (!file || extra.length > 0) throw new UsageError('Usage: baram policy check FILE');
-  if (!existsSync(file)) {
-    process.stderr.write(`baram: ${file} does not exist.\n`);
+  const args = parseArgs(rest, ['settings', 'lang'], []);
+  const lang = langFlag(flagString(args, 'lang'));
+  const [file, ...extra] = args.positional;
+  if (!file || extra.length > 0) {
+    throw new UsageError(pick(text('사용법: baram policy check FILE [--settings FILE] [--lang ko|en]', 'Usage: baram policy check FILE [--settings FILE] [--lang ko|en]'), lang));
+  }
+  const settingsFile = flagString(args, 'settings');
+  const out = (line: string) => process.stdout.write(`${line}\n`);
+
+  const loaded = await loadPolicyFile(file);
+  if (!loaded.ok) return report(file, loaded.problems, lang);
+  const merged = mergePolicies(loaded.value, 'admin');
+  if (!merged.ok) return report(file, merged.problems, lang);
+  const p = merged.value.policy;
+  const unsafe = unsafeTrustedDirProblems(p.shell.trustedDirs, p.workspaceRoots, process.platform);
+  if (unsafe.length > 0) return report(file, unsafe, lang);
+  const roots = p.workspaceRoots.length > 0 ? p.workspaceRoots : [process.cwd()];
+  const testProblems = await checkPolicyTests(merged.value, roots.map((r) => (existsSync(r) ? realpathSync(r) : r)), lang);
+  const catalog = toolCatalog();
+  const warnings = policyWarnings(p, catalog);
+  if (testProblems.length > 0) {
+    report(file, testProblems, lang);
+    printWarnings(file, warnings, lang);
     return 1;
   }
-  const loaded = await loadPolicyFile(file);
-  if (!loaded.ok) return report(file, loaded.problems);
-  const merged = mergePolicies(loaded.value, 'admin');
-  if (!merged.ok) return report(file, merged.problems);
-  const home = homedir();
-  const roots = loaded.value.workspaceRoots.length > 0 ? loaded.value.workspaceRoots : [process.cwd()];
-  const env = {
-    roots: roots.map((r) => (existsSync(r) ? realpathSync(r) : r)),
-    home,
-    platform: process.platform,
-    protectedPaths: [],
-  };
-  const problems = await runPolicyTests(merged.value, env, (tool, args) => permissionSubjectOf(tool, args));
-  if (problems.length > 0) return report(file, problems);
-  const p = merged.value.policy;
-  process.stdout.write(
-    `OK ${file}\n` +
-      `  rules: ${p.rules.allow.length} allow, ${p.rules.ask.length} ask, ${p.rules.deny.length} deny; ` +
-      `${Object.keys(p.shell.commands).length} shell commands; ${p.tests.length} embedded tests passed\n` +
-      `  digest: ${merged.value.digest}\n`,
+  out(`OK ${file}`);
+  out(
+    pick(
+      text(
+        `  규칙: 허용 ${p.rules.allow.length}, 확인 ${p.rules.ask.length}, 거부 ${p.rules.deny.length}; 셸 명령 ${Object.keys(p.shell.commands).length}개; 예시 ${p.tests.length}개 통과`,
+        `  rules: ${p.rules.allow.length} allow, ${p.rules.ask.length} ask, ${p.rules.deny.length} deny; ${Object.keys(p.shell.commands).length} shell commands; ${p.tests.length} embedded tests passed`,
+      ),
+      lang,
+    ),
   );
+  out(pick(text(`  다이제스트: ${merged.value.digest}`, `  digest: ${merged.value.digest}`), lang));
+  printWarnings(file, warnings, lang);
+  if (settingsFile === undefined) return 0;
+  return checkSettings(settingsFile, merged.value, catalog, lang);
+}
+
+/** A user's settings against this policy: parsed as the session parses them, merged tighten-only. */
+async function checkSettings(file: string, admin: EffectivePolicy, tools: readonly ToolRisk[], lang: Lang): Promise<number> {
+  const read = await readPolicyText(file, 'settings');
+  const parsed = read.ok ? parseUserSettings(read.value, homedir()) : read;
+  if (!parsed.ok) return report(file, parsed.problems, lang);
+  const merged = mergePolicies(admin.policy, 'admin', parsed.value, process.platform, tools);
+  if (!merged.ok) return report(file, merged.problems, lang);
+  process.stdout.write(`OK ${file}\n${pick(text('  설정이 관리자 정책 안에 있습니다(조이기만 함).', "  the settings stay within the administrator's policy (they only tighten)."), lang)}\n`);
   return 0;
 }
 
-function report(file: string, problems: readonly { path: string; message: string }[]): number {
-  process.stdout.write(`${file}: ${problems.length} problem${problems.length === 1 ? '' : 's'}\n`);
-  for (const p of problems) process.stdout.write(`  ${p.path}: ${p.message}\n`);
+function report(file: string, problems: readonly PolicyProblem[], lang: Lang): number {
+  const n = problems.length;
+  process.stdout.write(`${pick(text(`${file}: 문제 ${n}개`, `${file}: ${n} problem${n === 1 ? '' : 's'}`), lang)}\n`);
+  for (const p of problems) process.stdout.write(`  ${p.path}: ${pick(p.message, lang)}\n`);
   return 1;
+}
+
+function printWarnings(file: string, warnings: readonly PolicyProblem[], lang: Lang): void {
+  if (warnings.length === 0) return;
+  const n = warnings.length;
+  process.stdout.write(`${pick(text(`${file}: 경고 ${n}개`, `${file}: ${n} warning${n === 1 ? '' : 's'}`), lang)}\n`);
+  for (const w of warnings) process.stdout.write(`  ${w.path}: ${pick(w.message, lang)}\n`);
 }

@@ -10,6 +10,7 @@ import { compilePathVeto, evaluatePermission, TRANSFER_TREE_LIMIT, TRANSFER_TREE
 import type { EffectivePolicy, PermissionEnv, PermissionVerdict, SessionGrant } from '../policy/types';
 import { redactSecretsDeep, redactSecretsInText } from '../audit';
 import { recordedArguments } from './audit-args';
+import { precheckContext } from './call-probe';
 import { builtinTools, toolCatalog, type ToolInfo } from './catalog';
 import { closest } from '../../common/did-you-mean';
 import { gateMessages } from './messages';
@@ -239,13 +240,8 @@ class CallRun {
     //    see read-only capabilities (the write methods do not exist on what they get).
     const { shell } = options.policy.policy;
     const readOnly = readOnlyCapabilities(options.capabilities);
-    const policyView = {
-      maxOutputChars: shell.maxOutputChars,
-      defaultTimeoutMs: shell.defaultTimeoutMs,
-      maxTimeoutMs: shell.maxTimeoutMs,
-      denyArgsOf: (command: string) => shell.commands[command]?.denyArgs ?? [],
-    };
-    const context: PlanContext = { lang: this.lang, policy: policyView, ...readOnly };
+    const context: PlanContext = precheckContext(options.capabilities, shell, this.lang);
+    const policyView = context.policy;
     const refused = await this.precheck(tool, input, context);
     if (refused) return refused;
     const plan = await this.plan(tool, input, context);

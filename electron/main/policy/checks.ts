@@ -1,3 +1,4 @@
+import { text, type Text } from '../../common/i18n';
 import { jsonPath, type PathSegment } from './json-path';
 import { expandHome, pathApi } from './paths';
 import { parseRule, unknownToolMessage } from './rule-syntax';
@@ -29,23 +30,34 @@ export function ruleProblems(
   return problems;
 }
 
-export type DirCheck = { readonly ok: true; readonly path: string } | { readonly ok: false; readonly message: string };
+export type DirCheck = { readonly ok: true; readonly path: string } | { readonly ok: false; readonly message: Text };
 
 /**
- * A folder written in a policy: absolute or `~/…`, normalised. Relative folders would depend on
- * where the app was started, so they are refused rather than guessed.
+ * A folder (or file) written in a policy: absolute or `~/…`, normalised. Relative paths would
+ * depend on where the app was started, so they are refused rather than guessed.
  */
-export function absoluteDir(raw: string, home: string, platform: NodeJS.Platform): DirCheck {
+export function absoluteDir(raw: string, home: string, platform: NodeJS.Platform, kind: 'folder' | 'file' = 'folder'): DirCheck {
   const api = pathApi(platform);
   const expanded = expandHome(raw, home, platform);
   const example = platform === 'win32' ? "'C:\\\\Baram' or '~/Documents/Baram'" : "'/srv/baram' or '~/Documents/Baram'";
-  if (expanded.includes('\u0000')) return { ok: false, message: 'The folder contains a NUL character; remove it.' };
+  const exampleKo = example.replace(' or ', ' 또는 ');
+  const noun = kind === 'folder' ? { ko: '폴더', en: 'folder' } : { ko: '파일', en: 'file' };
+  if (expanded.includes('\u0000')) return { ok: false, message: text(`${noun.ko} 경로에 NUL 문자가 있습니다. 지우세요.`, `The ${noun.en} contains a NUL character; remove it.`) };
   if (expanded.startsWith('~')) {
-    return { ok: false, message: `'${raw}': only your own home can be written as ~ (~/…); write other folders in full, e.g. ${example}.` };
+    return {
+      ok: false,
+      message: text(
+        `'${raw}': ~로는 자기 홈 폴더(~/…)만 쓸 수 있습니다. 다른 ${noun.ko}는 전체 경로로 쓰세요. 예: ${exampleKo}.`,
+        `'${raw}': only your own home can be written as ~ (~/…); write other ${noun.en}s in full, e.g. ${example}.`,
+      ),
+    };
   }
   const driveRelative = platform === 'win32' && /^(?:[A-Za-z]:(?![\\/])|[\\/](?![\\/]))/.test(expanded);
   if (!api.isAbsolute(expanded) || driveRelative) {
-    return { ok: false, message: `'${raw}' is not an absolute folder. Write it in full, e.g. ${example}.` };
+    return {
+      ok: false,
+      message: text(`'${raw}'은(는) 절대 경로가 아닙니다. 전체 경로로 쓰세요. 예: ${exampleKo}.`, `'${raw}' is not an absolute ${noun.en}. Write it in full, e.g. ${example}.`),
+    };
   }
   const normal = api.normalize(expanded);
   const root = api.parse(normal).root;

@@ -1,6 +1,6 @@
 import type { Decision, Risk } from '../../common/domain';
 import { expandHome, pathApi } from './paths';
-import type { Policy, ShellPolicy } from './types';
+import type { ModelPolicy, Policy, ShellPolicy } from './types';
 
 /**
  * Built-in defaults (SPEC §8, G-PERM, S-SHELL). Used for every field a policy file leaves out and,
@@ -66,6 +66,12 @@ export function denyArgsFor(command: string, configured: readonly string[]): str
 }
 
 /** The policy in force when no administrator policy file exists. */
+/**
+ * No `model` section: model servers on this computer only (any port), and no GGUF file until the
+ * administrator lists one (docs/2026-12-03-model-policy.md).
+ */
+export const DEFAULT_MODEL_POLICY: ModelPolicy = { endpoints: ['loopback'], files: [] };
+
 export function builtinPolicy(home: string, platform: NodeJS.Platform = process.platform): Policy {
   // The SPEC §8 example whitelist: read-only programs an office PC has; git with its dangerous flags denied.
   const commands = Object.fromEntries(['git', 'hostname', 'ping'].map((c) => [c, { denyArgs: denyArgsFor(c, []) }]));
@@ -81,5 +87,6 @@ export function builtinPolicy(home: string, platform: NodeJS.Platform = process.
     approval: { timeoutSeconds: DEFAULT_APPROVAL_TIMEOUT_SECONDS },
     audit: { retentionDays: DEFAULT_RETENTION_DAYS },
     tests: [],
+    model: DEFAULT_MODEL_POLICY,
   };
 }

@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import { DECISION_STRICTNESS, RISKS, stricter, type Decision, type RuleSource } from '../../common/domain';
 import { canonicalJson } from '../../common/canonical-json';
+import { text } from '../../common/i18n';
 import { ruleProblems } from './checks';
 import { byRisk } from './defaults';
 import { jsonPath } from './json-path';
+import { mergedModelPolicy, widerModelProblems } from './model-sources';
 import { isInsideResolved } from './paths';
 import { parseRule, ruleToolMatches } from './rule-syntax';
 import type { EffectivePolicy, Policy, PolicyLoad, PolicyProblem, SourcedRule, ToolRisk, UserSettings } from './types';
@@ -24,7 +26,10 @@ function widerDefaultProblems(admin: Policy, user: UserSettings): PolicyProblem[
     const allowed = (['allow', 'ask', 'deny'] as const).filter((d: Decision) => DECISION_STRICTNESS[d] >= DECISION_STRICTNESS[base]);
     problems.push({
       path: jsonPath(['defaults', risk]),
-      message: `User settings may only make defaults stricter: the administrator's policy sets '${base}' for ${risk} tools, so write ${allowed.map((d) => `'${d}'`).join(' or ')}, or remove this line.`,
+      message: text(
+        `사용자 설정은 기본값을 더 엄격하게만 바꿀 수 있습니다. 관리자 정책이 ${risk} 도구에 '${base}'를 정했으니 ${allowed.map((d) => `'${d}'`).join(' 또는 ')}로 쓰거나 이 줄을 지우세요.`,
+        `User settings may only make defaults stricter: the administrator's policy sets '${base}' for ${risk} tools, so write ${allowed.map((d) => `'${d}'`).join(' or ')}, or remove this line.`,
+      ),
     });
   }
   return problems;
@@ -38,8 +43,14 @@ function widerRootProblems(admin: Policy, user: UserSettings, platform: NodeJS.P
       path: jsonPath(['workspaceRoots', i]),
       message:
         admin.workspaceRoots.length === 0
-          ? `'${root}': the administrator's policy names no workspace folders, so user settings cannot choose one; remove workspaceRoots from the settings.`
-          : `'${root}' is not inside the administrator's workspace folders (${admin.workspaceRoots.join(', ')}), as written or after following its links. Choose a folder inside one of them.`,
+          ? text(
+              `'${root}': 관리자 정책에 작업 공간 폴더가 없으므로 사용자 설정으로 고를 수 없습니다. 설정에서 workspaceRoots를 지우세요.`,
+              `'${root}': the administrator's policy names no workspace folders, so user settings cannot choose one; remove workspaceRoots from the settings.`,
+            )
+          : text(
+              `'${root}'은(는) 적힌 그대로든 링크를 따라가든 관리자의 작업 공간 폴더(${admin.workspaceRoots.join(', ')}) 안이 아닙니다. 그 안의 폴더를 고르세요.`,
+              `'${root}' is not inside the administrator's workspace folders (${admin.workspaceRoots.join(', ')}), as written or after following its links. Choose a folder inside one of them.`,
+            ),
     });
   });
   return problems;
@@ -59,14 +70,14 @@ function widerRootProblems(admin: Policy, user: UserSettings, platform: NodeJS.P
 function widerAskProblems(admin: Policy, user: UserSettings, tools: readonly ToolRisk[] | undefined): PolicyProblem[] {
   if (!tools) return [];
   const problems: PolicyProblem[] = [];
-  const adminRules = (list: readonly string[]) => list.flatMap((text) => {
-    const parsed = parseRule(text);
+  const adminRules = (list: readonly string[]) => list.flatMap((rule) => {
+    const parsed = parseRule(rule);
     return parsed.ok ? [parsed.rule] : [];
   });
   const adminDeny = adminRules(admin.rules.deny);
   const adminLifting = adminRules([...admin.rules.allow, ...admin.rules.ask]);
-  (user.rules?.ask ?? []).forEach((text, i) => {
-    const parsed = parseRule(text);
+  (user.rules?.ask ?? []).forEach((rule, i) => {
+    const parsed = parseRule(rule);
     if (!parsed.ok) return; // ruleProblems reports it
     const { tool: ruleTool, pattern } = parsed.rule;
     const effect = (t: ToolRisk): 'tightens' | 'inert' | 'widens' => {
@@ -83,16 +94,19 @@ function widerAskProblems(admin: Policy, user: UserSettings, tools: readonly Too
     const risks = [...new Set(widened.map((t) => t.risk))].map((r) => `defaults.${r} is 'deny'`).join(', ');
     problems.push({
       path: jsonPath(['rules', 'ask', i]),
-      message:
-        `'${text}' would let ${names} run once approved, but the administrator's policy denies ${widened.length === 1 ? 'it' : 'them'} (${risks}). ` +
-        `User settings can only tighten: remove this rule or move it to rules.deny; to use ${widened.length === 1 ? 'this tool' : 'these tools'}, ask the administrator to allow or ask for ${widened.length === 1 ? 'it' : 'them'} in the policy.`,
+      message: text(
+        `'${rule}' 규칙은 ${names}을(를) 승인 한 번으로 실행되게 하지만, 관리자 정책은 이를 막고 있습니다(${risks}). ` +
+          `사용자 설정은 조이기만 할 수 있습니다. 이 규칙을 지우거나 rules.deny로 옮기세요. 이 도구를 쓰려면 관리자에게 정책에서 허용(allow)이나 확인(ask)을 정해 달라고 하세요.`,
+        `'${rule}' would let ${names} run once approved, but the administrator's policy denies ${widened.length === 1 ? 'it' : 'them'} (${risks}). ` +
+          `User settings can only tighten: remove this rule or move it to rules.deny; to use ${widened.length === 1 ? 'this tool' : 'these tools'}, ask the administrator to allow or ask for ${widened.length === 1 ? 'it' : 'them'} in the policy.`,
+      ),
     });
   });
   return problems;
 }
 
 function sourced(texts: readonly string[], source: RuleSource): SourcedRule[] {
-  return texts.map((text) => ({ text, source }));
+  return texts.map((rule) => ({ text: rule, source }));
 }
 
 export function mergePolicies(
@@ -108,6 +122,7 @@ export function mergePolicies(
     ...widerDefaultProblems(admin, u),
     ...widerRootProblems(admin, u, platform),
     ...widerAskProblems(admin, u, tools),
+    ...widerModelProblems(admin.model, u.model, platform),
     // Settings can be built in code as well as parsed, so their rule syntax is checked here too.
     ...ruleProblems({ ask: u.rules?.ask, deny: u.rules?.deny, dropAllow: u.rules?.dropAllow }, ['rules'], undefined),
   ];
@@ -125,6 +140,7 @@ export function mergePolicies(
       ask: [...admin.rules.ask, ...(u.rules?.ask ?? [])],
       deny: [...admin.rules.deny, ...(u.rules?.deny ?? [])],
     },
+    model: mergedModelPolicy(admin.model, u.model),
   };
   const defaultSources = byRisk((r): RuleSource => {
     const wanted = u.defaults?.[r];

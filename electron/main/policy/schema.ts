@@ -104,13 +104,27 @@ const SshHostSchema = Type.Object(
   closed,
 );
 
+const ModelSchema = (who: string) =>
+  Type.Object(
+    {
+      endpoints: Type.Optional(
+        nonEmptyStrings(`Model servers ${who}: URL prefixes such as "http://127.0.0.1:8080/" (scheme, host, port, path prefix), or "loopback" for any port on this computer.`),
+      ),
+      files: Type.Optional(nonEmptyStrings(`GGUF model files ${who}: absolute files, or folders covering the files below them ("~" is the home folder).`)),
+    },
+    { ...closed, description: 'Which model servers and GGUF files Baram may use. Without this section: loopback servers only, and no GGUF file.' },
+  );
+
 const PolicyTestSchema = Type.Object(
   {
     tool: Type.String({ minLength: 1, description: 'Tool name, e.g. "shell.execute".' }),
     args: Type.Optional(
       mapOf(Type.Unknown(), 'Tool arguments exactly as the model would send them.'),
     ),
-    expect: stringEnum(DECISIONS, 'The decision this call must get.'),
+    expect: stringEnum(
+      [...DECISIONS, 'refuse'] as const,
+      'What this call must meet: allow, ask or deny by the rules; refuse = refused before approval by the tool’s precheck (e.g. a command that is not whitelisted). deny is met by a refusal too.',
+    ),
   },
   closed,
 );
@@ -139,6 +153,7 @@ export const PolicyFileSchema = Type.Object(
       Type.Object({ retentionDays: Type.Optional(Type.Integer({ minimum: 365, description: 'Days audit records are kept.' })) }, closed),
     ),
     tests: Type.Optional(Type.Array(PolicyTestSchema, { description: 'Examples checked at load; a policy whose examples fail does not load.' })),
+    model: Type.Optional(ModelSchema('Baram may use')),
   },
   { ...closed, title: 'Baram policy', description: 'Administrator policy for Baram (SPEC §8).' },
 );
@@ -166,6 +181,7 @@ export const UserSettingsSchema = Type.Object(
         closed,
       ),
     ),
+    model: Type.Optional(ModelSchema('this user uses, within the administrator’s')),
   },
   closed,
 );

@@ -18,11 +18,20 @@ export interface Policy {
   readonly approval: { readonly timeoutSeconds: number };
   readonly audit: { readonly retentionDays: number };
   readonly tests: readonly PolicyTest[];
+  /** Model servers and GGUF files Baram may use (issue 16); no section: loopback servers only, no file. */
+  readonly model: ModelPolicy;
   /**
    * Risks whose default the policy file set itself; the others came from the built-in defaults.
    * Kept so each default decision names its true source (admin vs builtin). Absent = all explicit.
    */
   readonly explicitDefaults?: readonly Risk[];
+}
+
+export interface ModelPolicy {
+  /** URL prefixes (as http.allow), or 'loopback' for any port on this computer. */
+  readonly endpoints: readonly string[];
+  /** Absolute GGUF files or folders holding them ('~' expanded). */
+  readonly files: readonly string[];
 }
 
 export interface RuleLists {
@@ -56,10 +65,13 @@ export interface SshHostPolicy {
   readonly identityFile?: string;
 }
 
+/** What a policy test expects: a permission decision, or `refuse` (the precheck refuses before approval). */
+export type PolicyExpectation = Decision | 'refuse';
+
 export interface PolicyTest {
   readonly tool: string;
   readonly args: Readonly<Record<string, unknown>>;
-  readonly expect: Decision;
+  readonly expect: PolicyExpectation;
 }
 
 /**
@@ -70,6 +82,8 @@ export interface UserSettings {
   readonly workspaceRoots?: readonly string[];
   readonly defaults?: Partial<Readonly<Record<Risk, Decision>>>;
   readonly rules?: { readonly ask?: readonly string[]; readonly deny?: readonly string[]; readonly dropAllow?: readonly string[] };
+  /** Narrower model lists; a field left out stays the administrator's. */
+  readonly model?: Partial<ModelPolicy>;
 }
 
 /** A rule with where it came from, so every decision can name its source. */
@@ -102,7 +116,8 @@ export interface ToolRisk {
 /** A problem in a policy file, located by JSON path ("$.shell.commands.git.denyArgs[0]"). */
 export interface PolicyProblem {
   readonly path: string;
-  readonly message: string;
+  /** In both languages: the CLI and the window show the one the administrator chose (issue 15, item 13). */
+  readonly message: Text;
 }
 
 export type PolicyLoad<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problems: readonly PolicyProblem[] };

@@ -1,6 +1,8 @@
+import { text } from '../../common/i18n';
 import { dirListProblems, ruleProblems } from './checks';
 import { parseJsonc } from './jsonc';
 import type { PolicyLoadOptions } from './load';
+import { checkModelSection } from './model-sources';
 import { schemaProblems, type UnknownFieldHint } from './schema-problems';
 import { UserSettingsSchema, type UserSettingsFile } from './schema';
 import type { PolicyLoad, UserSettings } from './types';
@@ -15,10 +17,16 @@ const ADMIN_ONLY_SECTIONS = new Set(['version', 'shell', 'http', 'ssh', 'schemaV
 
 const explainAdminOnly: UnknownFieldHint = (segments, field) => {
   if (segments.length === 0 && ADMIN_ONLY_SECTIONS.has(field)) {
-    return `'${field}' can only be set in the administrator's policy. User settings may set workspaceRoots, defaults and rules (ask, deny, dropAllow).`;
+    return text(
+      `'${field}'은(는) 관리자 정책에서만 정할 수 있습니다. 사용자 설정에는 workspaceRoots, defaults, rules(ask, deny, dropAllow), model만 쓸 수 있습니다.`,
+      `'${field}' can only be set in the administrator's policy. User settings may set workspaceRoots, defaults, rules (ask, deny, dropAllow) and model.`,
+    );
   }
   if (segments.length === 1 && segments[0] === 'rules' && field === 'allow') {
-    return "User settings cannot add allow rules; only the administrator's policy can. Use 'ask' or 'deny' to tighten, or 'dropAllow' to remove one of the administrator's allow rules.";
+    return text(
+      "사용자 설정으로는 허용(allow) 규칙을 더할 수 없습니다. 관리자 정책만 할 수 있습니다. 더 조이려면 'ask'나 'deny'를, 관리자의 허용 규칙을 빼려면 'dropAllow'를 쓰세요.",
+      "User settings cannot add allow rules; only the administrator's policy can. Use 'ask' or 'deny' to tighten, or 'dropAllow' to remove one of the administrator's allow rules.",
+    );
   }
   return undefined;
 };
@@ -32,7 +40,8 @@ export function parseUserSettings(text: string, home: string, options: PolicyLoa
   const file = parsed.value as UserSettingsFile;
   const rules = file.rules ?? {};
   const roots = dirListProblems(file.workspaceRoots, ['workspaceRoots'], home, platform);
-  const problems = [...ruleProblems({ ask: rules.ask, deny: rules.deny, dropAllow: rules.dropAllow }, ['rules'], options.knownTools), ...roots.problems];
+  const model = file.model ? checkModelSection(file.model, home, platform) : undefined;
+  const problems = [...ruleProblems({ ask: rules.ask, deny: rules.deny, dropAllow: rules.dropAllow }, ['rules'], options.knownTools), ...roots.problems, ...(model?.problems ?? [])];
   if (problems.length > 0) return { ok: false, problems };
   return {
     ok: true,
@@ -40,6 +49,7 @@ export function parseUserSettings(text: string, home: string, options: PolicyLoa
       ...(file.workspaceRoots ? { workspaceRoots: roots.dirs } : {}),
       ...(file.defaults ? { defaults: { ...file.defaults } } : {}),
       ...(file.rules ? { rules: { ask: rules.ask ?? [], deny: rules.deny ?? [], dropAllow: rules.dropAllow ?? [] } } : {}),
+      ...(model ? { model: model.model } : {}),
     },
   };
 }

@@ -1,32 +1,26 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, existsSync, realpathSync } from 'node:fs';
+import { mkdirSync, existsSync, realpathSync } from 'node:fs';
 import { homedir, hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ApprovalBroker } from '../../common/approval';
 import type { AuditSink } from '../../common/audit-events';
-import type { Lang } from '../../common/i18n';
+import { pick, text, type Lang, type Text } from '../../common/i18n';
 import type { LedgerIdentity } from '../audit';
 import { AuditLedger } from '../audit/writer';
-import { builtinTools, Gate, permissionSubjectOf } from '../gate';
-import { createFileAccess } from '../host/files';
-import { createHttpClient } from '../host/http';
-import { createProcessHost, programPathConfinement } from '../host/process';
-import { createSshClient, identityFromFile } from '../host/ssh';
-import { createSystemInfo } from '../host/system';
-import { builtinPolicy, loadPolicyFile, mergePolicies, parseUserSettings, runPolicyTests } from '../policy';
+import { builtinTools, Gate } from '../gate';
+import { builtinPolicy, loadPolicyFile, mergePolicies, parseUserSettings, readPolicyText, unsafeTrustedDirProblems } from '../policy';
 import type { AnyTool } from '../../../tools/kit/define-tool';
 import { isInside, isInsideResolved } from '../policy/paths';
 import { startAuditUpkeep, type AuditUpkeep } from './audit-upkeep';
+import { createHostCapabilities } from './capabilities';
+import { runAdminPolicyTests } from './policy-tests';
 import { osUser } from './os-user';
-import type { EffectivePolicy, PermissionEnv, Policy, PolicyProblem, UserSettings } from '../policy/types';
+import type { EffectivePolicy, Policy, PolicyProblem, UserSettings } from '../policy/types';
 
 /**
  * Assembles one working session — policy, confined file access, audit sink, gate — the same way
  * for the CLI, the desktop app and the tests, so all three exercise the identical core.
  */
-/** Largest file ssh.download fetches (not yet a policy setting). */
-const SSH_MAX_DOWNLOAD_BYTES = 100 * 1024 * 1024;
-
 export interface SessionOptions {
   /** Admin policy file; absent → the built-in default policy. */
   readonly policyFile?: string;
@@ -64,36 +58,53 @@ export function auditDir(dataDir: string): string {
   return join(dataDir, 'audit');
 }
 
+/** Why a session cannot open, for the administrator or user: in the session language, with what to do. */
 export class SessionError extends Error {
   constructor(
-    readonly summary: string,
+    readonly summary: Text,
     readonly problems: readonly PolicyProblem[] = [],
+    readonly lang: Lang = 'ko',
   ) {
-    super([summary, ...problems.map((p) => `  ${p.path}: ${p.message}`)].join('\n'));
+    super([pick(summary, lang), ...problems.map((p) => `  ${p.path}: ${pick(p.message, lang)}`)].join('\n'));
   }
 }
 
 export async function openSession(options: SessionOptions): Promise<Session> {
   const home = homedir();
-  const admin = await loadAdminPolicy(options.policyFile, home);
-  const user = loadUserSettings(options.userSettingsFile ?? join(options.dataDir, 'settings.json'), home, options.userSettingsFile !== undefined);
-  const withWorkspace = applyWorkspace(admin.policy, admin.source, options.workspace);
+  const { lang } = options;
+  const fail = (summary: Text, problems: readonly PolicyProblem[] = []) => new SessionError(summary, problems, lang);
+  const admin = await loadAdminPolicy(options.policyFile, home, fail);
+  const user = await loadUserSettings(options.userSettingsFile ?? join(options.dataDir, 'settings.json'), home, options.userSettingsFile !== undefined, fail);
+  const withWorkspace = applyWorkspace(admin.policy, admin.source, options.workspace, fail);
   const toolRisks = (options.tools ?? builtinTools).map((t) => ({ name: t.name, risk: t.risk }));
   const merged = mergePolicies(withWorkspace, admin.source, user, process.platform, toolRisks);
-  if (!merged.ok) throw new SessionError('The user settings would widen the administrator policy.', merged.problems);
+  if (!merged.ok) {
+    throw fail(text('사용자 설정이 관리자 정책을 넓히려 해서 적용할 수 없습니다. 아래 항목을 고치세요.', 'The user settings would widen the administrator policy; fix the entries below.'), merged.problems);
+  }
   const effective = merged.value;
 
   const roots = effective.policy.workspaceRoots;
-  if (roots.length === 0) throw new SessionError('No workspace folder: pass --workspace DIR or set workspaceRoots in the policy.');
-  for (const root of roots) {
-    if (!existsSync(root)) throw new SessionError(`The workspace folder ${root} does not exist. Create it or pass another --workspace.`);
+  if (roots.length === 0) {
+    throw fail(text('작업 공간 폴더가 없습니다. --workspace DIR을 주거나 정책에 workspaceRoots를 정하세요.', 'No workspace folder: pass --workspace DIR or set workspaceRoots in the policy.'));
   }
+  for (const root of roots) {
+    if (!existsSync(root)) {
+      throw fail(text(`작업 공간 폴더 ${root}이(가) 없습니다. 폴더를 만들거나 다른 --workspace를 주세요.`, `The workspace folder ${root} does not exist. Create it or pass another --workspace.`));
+    }
+  }
+  // Issue 15, item 11: against the roots in force, which --workspace and user settings may have chosen.
+  const unsafe = unsafeTrustedDirProblems(effective.policy.shell.trustedDirs, roots, process.platform);
+  if (unsafe.length > 0) throw fail(text('정책의 신뢰 폴더가 안전하지 않아 세션을 열 수 없습니다. 관리자에게 알리세요.', "The policy's trusted folders are not safe, so no session opens. Tell the administrator."), unsafe);
 
   const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const realDataDir = realpathSync(dataDir);
   for (const root of roots.map((r) => realpathSync(r))) {
-    if (isInside(realDataDir, root, process.platform)) throw new SessionError(`The data folder ${dataDir} must not lie inside the workspace ${root}: tools could reach the audit log.`);
+    if (isInside(realDataDir, root, process.platform)) {
+      throw fail(
+        text(`데이터 폴더 ${dataDir}이(가) 작업 공간 ${root} 안에 있으면 도구가 감사 기록에 닿을 수 있습니다. 작업 공간 밖의 --data-dir을 주세요.`, `The data folder ${dataDir} must not lie inside the workspace ${root}: tools could reach the audit log. Pass a --data-dir outside the workspace.`),
+      );
+    }
   }
   // The settings file is protected like the policy file: a tool that could rewrite it would choose
   // the next session's rules (issue 14). The default one lies in the data folder, protected already.
@@ -105,15 +116,18 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     ...(options.policyFile ? bothForms(options.policyFile) : []),
     ...(options.userSettingsFile ? bothForms(options.userSettingsFile) : []),
   ];
-  const files = await createFileAccess({ roots: [...roots], trashDir: join(realDataDir, 'trash'), protectedPaths, home });
-  const permissionEnv: PermissionEnv = { roots: files.roots, home, platform: process.platform, protectedPaths };
+  const { capabilities, permissionEnv } = await createHostCapabilities({ policy: effective, roots, trashDir: join(realDataDir, 'trash'), protectedPaths, home });
+  const { files, processes } = capabilities;
 
   // A policy whose own examples fail does not load (SPEC §8). They are the admin's examples, so they
   // run against the admin policy alone: a user's legitimate tightening must not stop the session.
   const adminOnly = mergePolicies(withWorkspace, admin.source);
-  if (!adminOnly.ok) throw new SessionError('The policy cannot be applied.', adminOnly.problems);
-  const testProblems = await runPolicyTests(adminOnly.value, permissionEnv, (tool, args) => permissionSubjectOf(tool, args, options.tools));
-  if (testProblems.length > 0) throw new SessionError('The policy\'s own tests fail.', testProblems);
+  if (!adminOnly.ok) throw fail(text('정책을 적용할 수 없습니다. 아래 항목을 고치세요.', 'The policy cannot be applied; fix the entries below.'), adminOnly.problems);
+  const testProblems = await runAdminPolicyTests(adminOnly.value, permissionEnv, capabilities, lang, options.tools);
+  if (testProblems.length > 0) {
+    await processes.closeAll();
+    throw fail(text("정책에 적힌 예시(tests)가 맞지 않아 정책을 불러오지 않았습니다. 'baram policy check'로 확인하세요.", "The policy's own tests fail, so it was not loaded. Run 'baram policy check' to see them."), testProblems);
+  }
 
   const sessionId = randomUUID();
   const identity: LedgerIdentity = { sessionId, osUser: osUser(), appUser: options.appUser ?? osUser(), hostId: hostIdOf(hostname()) };
@@ -122,22 +136,11 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   // A session that creates the ledger drops its verification key: only `baram audit init` shows it
   // (docs/2026-12-03-audit-on-node-crypto.md), never a call's stderr or an app's log.
   ledger?.takeInitialKey();
-  const system = createSystemInfo(files.roots);
-  const http = createHttpClient({ allow: effective.policy.http.allow });
-  const ssh = createSshClient({
-    hosts: effective.policy.ssh.hosts,
-    identityFor: async (_name, host) => (host.identityFile ? identityFromFile(host.identityFile) : null),
-    maxCaptureBytes: effective.policy.shell.maxCaptureBytes,
-    maxDownloadBytes: SSH_MAX_DOWNLOAD_BYTES,
-  });
-  // Path arguments of program grammars and git repositories are held to the file tools' confinement
-  // and to the deny rules a filesystem.read of them would meet.
-  const processes = createProcessHost({ shell: effective.policy.shell, paths: programPathConfinement(files, effective, permissionEnv) });
   const gate = new Gate({
     tools: options.tools,
     policy: effective,
     permissionEnv,
-    capabilities: { files, system, http, ssh, processes },
+    capabilities,
     audit,
     broker: options.broker,
     lang: options.lang,
@@ -174,20 +177,23 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   };
 }
 
-async function loadAdminPolicy(file: string | undefined, home: string): Promise<{ policy: Policy; source: 'admin' | 'builtin' }> {
+type Fail = (summary: Text, problems?: readonly PolicyProblem[]) => SessionError;
+
+async function loadAdminPolicy(file: string | undefined, home: string, fail: Fail): Promise<{ policy: Policy; source: 'admin' | 'builtin' }> {
   if (!file) return { policy: builtinPolicy(home), source: 'builtin' };
   const loaded = await loadPolicyFile(file);
-  if (!loaded.ok) throw new SessionError(`The policy file ${file} has problems.`, loaded.problems);
+  if (!loaded.ok) throw fail(text(`정책 파일 ${file}에 문제가 있습니다. 관리자에게 알리세요('baram policy check ${file}').`, `The policy file ${file} has problems. Tell the administrator ('baram policy check ${file}').`), loaded.problems);
   return { policy: loaded.value, source: 'admin' };
 }
 
-function loadUserSettings(file: string, home: string, required: boolean): UserSettings | undefined {
+async function loadUserSettings(file: string, home: string, required: boolean, fail: Fail): Promise<UserSettings | undefined> {
   if (!existsSync(file)) {
-    if (required) throw new SessionError(`The settings file ${file} does not exist.`);
+    if (required) throw fail(text(`설정 파일 ${file}이(가) 없습니다. 경로를 확인하거나 --settings 없이 실행하세요.`, `The settings file ${file} does not exist. Check the path, or run without --settings.`));
     return undefined;
   }
-  const parsed = parseUserSettings(readFileSync(file, 'utf8'), home);
-  if (!parsed.ok) throw new SessionError(`The settings file ${file} has problems.`, parsed.problems);
+  const read = await readPolicyText(file, 'settings');
+  const parsed = read.ok ? parseUserSettings(read.value, home) : read;
+  if (!parsed.ok) throw fail(text(`설정 파일 ${file}에 문제가 있습니다. 아래 항목을 고치세요.`, `The settings file ${file} has problems; fix the entries below.`), parsed.problems);
   return parsed.value;
 }
 
@@ -195,12 +201,18 @@ function loadUserSettings(file: string, home: string, required: boolean): UserSe
  * The workspace flag narrows an admin policy's roots (it must lie inside one of them). With no admin
  * policy there is nothing to narrow, and the workspace simply is the root.
  */
-function applyWorkspace(policy: Policy, source: 'admin' | 'builtin', workspace: string | undefined): Policy {
+function applyWorkspace(policy: Policy, source: 'admin' | 'builtin', workspace: string | undefined, fail: Fail): Policy {
   if (!workspace) return policy;
   const dir = resolve(workspace);
   // As written and after following links: a link inside an allowed folder may point anywhere.
   if (source === 'admin' && policy.workspaceRoots.length > 0 && !policy.workspaceRoots.some((root) => isInsideResolved(dir, root, process.platform))) {
-    throw new SessionError(`--workspace ${dir} lies outside the folders the policy allows (${policy.workspaceRoots.join(', ')}), as written or after following its links.`);
+    const allowed = policy.workspaceRoots.join(', ');
+    throw fail(
+      text(
+        `--workspace ${dir}은(는) 적힌 그대로든 링크를 따라가든 정책이 허용하는 폴더(${allowed}) 밖입니다. 그 안의 폴더를 주세요.`,
+        `--workspace ${dir} lies outside the folders the policy allows (${allowed}), as written or after following its links. Choose a folder inside one of them.`,
+      ),
+    );
   }
   return { ...policy, workspaceRoots: [dir] };
 }

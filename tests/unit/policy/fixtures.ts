@@ -56,3 +56,8 @@ export function commandQuery(line: string | string[], extra: Partial<PermissionQ
 export function fakeEnv(platform: NodeJS.Platform, roots: string[], home: string, protectedPaths: string[] = []): PermissionEnv {
   return { roots, home, platform, protectedPaths };
 }
+
+/** Problems with their English message, for assertions written against the English wording. */
+export function inEnglish(problems: readonly { path: string; message: { en: string } }[]): { path: string; message: string }[] {
+  return problems.map((p) => ({ path: p.path, message: p.message.en }));
+}

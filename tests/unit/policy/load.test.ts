@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
+import { inEnglish } from './fixtures';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { builtinPolicy, loadPolicyFile, parsePolicyText } from '../../../electron/main/policy';
-import type { PolicyProblem } from '../../../electron/main/policy/types';
 
 const HOME = '/home/kim';
 
-function problems(text: string, options = {}): PolicyProblem[] {
+function problems(text: string, options = {}): { path: string; message: string }[] {
   const r = parsePolicyText(text, HOME, { platform: 'linux', ...options });
   if (r.ok) throw new Error('expected problems, got a policy');
-  return [...r.problems];
+  return inEnglish(r.problems);
 }
 
 function policy(text: string) {
@@ -195,7 +195,7 @@ describe('loadPolicyFile', () => {
       const r = await loadPolicyFile(file, HOME);
       expect(r.ok && r.value.rules.deny).toEqual(['system.info']);
       const missing = await loadPolicyFile(path.join(dir, 'nope.json'), HOME);
-      expect(missing).toEqual({ ok: false, problems: [{ path: '$', message: expect.stringMatching(/does not exist/) }] });
+      expect(missing.ok ? [] : inEnglish(missing.problems)).toEqual([{ path: '$', message: expect.stringMatching(/does not exist/) }]);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { inEnglish } from './fixtures';
 import { createHash } from 'node:crypto';
 import { mergePolicies, parsePolicyText, parseUserSettings } from '../../../electron/main/policy';
 import { canonicalJson } from '../../../electron/common/canonical-json';
-import type { Policy, PolicyProblem, UserSettings } from '../../../electron/main/policy/types';
+import type { Policy, UserSettings } from '../../../electron/main/policy/types';
 
 const HOME = '/home/kim';
 
@@ -18,10 +19,10 @@ function user(text: string): UserSettings {
   return r.value;
 }
 
-function mergeProblems(a: Policy, u: UserSettings): PolicyProblem[] {
+function mergeProblems(a: Policy, u: UserSettings): { path: string; message: string }[] {
   const r = mergePolicies(a, 'admin', u, 'linux');
   if (r.ok) throw new Error('expected the merge to be refused');
-  return [...r.problems];
+  return inEnglish(r.problems);
 }
 
 describe('mergePolicies: tighten only', () => {
@@ -90,10 +91,10 @@ describe('mergePolicies: tighten only', () => {
 });
 
 describe('parseUserSettings', () => {
-  function problems(text: string): PolicyProblem[] {
+  function problems(text: string): { path: string; message: string }[] {
     const r = parseUserSettings(text, HOME, { platform: 'linux' });
     if (r.ok) throw new Error('expected problems');
-    return [...r.problems];
+    return inEnglish(r.problems);
   }
 
   it('explains that allow rules and admin sections are not for user settings', () => {
@@ -102,7 +103,7 @@ describe('parseUserSettings', () => {
     ]);
     expect(problems('{ "shell": { "commands": { "rm": {} } } }')[0]).toEqual({
       path: '$.shell',
-      message: "'shell' can only be set in the administrator's policy. User settings may set workspaceRoots, defaults and rules (ask, deny, dropAllow).",
+      message: "'shell' can only be set in the administrator's policy. User settings may set workspaceRoots, defaults, rules (ask, deny, dropAllow) and model.",
     });
     expect(problems('{ "rules": { "dropAlow": [] } }')[0]?.message).toBe("Unknown field 'dropAlow'. Did you mean 'dropAllow'?");
   });

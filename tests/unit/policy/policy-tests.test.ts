@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { mergePolicies, parsePolicyText, runPolicyTests, type SubjectOf } from '../../../electron/main/policy';
 import type { EffectivePolicy } from '../../../electron/main/policy/types';
 import { permissionSubjectOf } from '../../../electron/main/gate';
-import { tempWorld, type TempWorld } from './fixtures';
+import { inEnglish, tempWorld, type TempWorld } from './fixtures';
 
 /** A small stand-in for the gate's registry: which field is the subject, and the risk. */
 const subjectOf: SubjectOf = (tool, args) => {
@@ -56,7 +56,7 @@ describe('runPolicyTests', () => {
         {"tool": "shell.execute", "args": {"command": "git", "args": ["push"]}, "expect": "allow"},
         {"tool": "filesystem.read", "args": {"path": "a.key"}, "expect": "ask"}
       ]}`);
-    expect(await runPolicyTests(eff, world.env(), subjectOf)).toEqual([
+    expect(inEnglish(await runPolicyTests(eff, world.env(), subjectOf))).toEqual([
       {
         path: '$.tests[1]',
         message: 'Expected \'allow\' for shell.execute {"command":"git","args":["push"]}, but the policy decides \'ask\' by rule \'defaults.execute\' (builtin).',

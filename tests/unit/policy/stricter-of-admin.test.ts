@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { evaluatePermission, mergePolicies, parsePolicyText, parseUserSettings } from '../../../electron/main/policy';
 import type { EffectivePolicy, Policy, ToolRisk, UserSettings } from '../../../electron/main/policy/types';
-import { commandQuery, effectiveFrom, pathQuery, rules, tempWorld, type TempWorld } from './fixtures';
+import { commandQuery, effectiveFrom, pathQuery, rules, tempWorld, type TempWorld, inEnglish } from './fixtures';
 
 /**
  * SPEC §8 / issue 14 class 2: each decision is the stricter of the admin policy alone and the
@@ -101,7 +101,7 @@ describe('mergePolicies refuses an ask rule that could only widen, at its JSON p
   const refused = (a: Policy, u: UserSettings) => {
     const r = mergePolicies(a, 'admin', u, process.platform, TOOLS);
     if (r.ok) throw new Error('expected the merge to be refused');
-    return r.problems;
+    return inEnglish(r.problems);
   };
   const accepted = (a: Policy, u: UserSettings) => {
     const r = mergePolicies(a, 'admin', u, process.platform, TOOLS);

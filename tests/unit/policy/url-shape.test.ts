@@ -71,7 +71,7 @@ describe('URL prefixes in policy files and rules', () => {
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.problems.map((p) => p.path)).toEqual(['$.http.allow[1]', '$.http.allow[2]']);
-    expect(r.problems[0]!.message).toMatch(/plain characters/);
+    expect(r.problems[0]!.message.en).toMatch(/plain characters/);
   });
 
   it('urlMatcher cannot interpret an ambiguous prefix (a rule with one fails closed)', () => {
