@@ -1,3 +1,5 @@
+import { isLang, pick, text, type Lang, type Text } from '../../common/i18n';
+
 /**
  * A small, strict argument parser: unknown flags are errors (with a suggestion), because a typo in
  * `--aprove all` silently falling back to "no approver" would confuse an administrator.
@@ -9,7 +11,23 @@ export interface ParsedArgs {
   readonly values: Map<string, string[]>;
 }
 
-export class UsageError extends Error {}
+/** A mistake in how the command was typed; told in the language of --lang (issue 15, item 13). */
+export class UsageError extends Error {
+  constructor(readonly text: Text | string) {
+    super(typeof text === 'string' ? text : text.en);
+  }
+
+  in(lang: Lang): string {
+    return typeof this.text === 'string' ? this.text : pick(this.text, lang);
+  }
+}
+
+/** The --lang a command line asks for, read before (or without) parsing it: usage errors need it too. */
+export function langOfArgv(argv: readonly string[]): Lang {
+  const i = argv.findIndex((a) => a === '--lang' || a.startsWith('--lang='));
+  const value = i === -1 ? undefined : argv[i]!.includes('=') ? argv[i]!.slice('--lang='.length) : argv[i + 1];
+  return isLang(value) ? value : 'ko';
+}
 
 export function parseArgs(argv: readonly string[], valueFlags: readonly string[], booleanFlags: readonly string[]): ParsedArgs {
   const positional: string[] = [];
@@ -28,16 +46,16 @@ export function parseArgs(argv: readonly string[], valueFlags: readonly string[]
     const eq = arg.indexOf('=');
     const name = arg.slice(2, eq === -1 ? undefined : eq);
     if (booleanFlags.includes(name)) {
-      if (eq !== -1) throw new UsageError(`--${name} takes no value.`);
+      if (eq !== -1) throw new UsageError(text(`--${name}에는 값을 주지 않습니다.`, `--${name} takes no value.`));
       flags.set(name, true);
     } else if (valueFlags.includes(name)) {
       const value = eq !== -1 ? arg.slice(eq + 1) : argv[++i];
-      if (value === undefined) throw new UsageError(`--${name} needs a value.`);
+      if (value === undefined) throw new UsageError(text(`--${name}에는 값이 필요합니다.`, `--${name} needs a value.`));
       flags.set(name, value);
       values.set(name, [...(values.get(name) ?? []), value]);
     } else {
       const known = [...valueFlags, ...booleanFlags].map((f) => `--${f}`);
-      throw new UsageError(`Unknown option --${name}. Known options: ${known.join(' ') || '(none)'}.`);
+      throw new UsageError(text(`알 수 없는 옵션 --${name}입니다. 쓸 수 있는 옵션: ${known.join(' ') || '(없음)'}.`, `Unknown option --${name}. Known options: ${known.join(' ') || '(none)'}.`));
     }
   }
   return { positional, flags, values };

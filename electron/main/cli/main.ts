@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { blockedByGate } from '../../common/domain';
-import { isLang, type Lang } from '../../common/i18n';
+import { text } from '../../common/i18n';
 import { adminPolicyIfPresent, defaultDataDir } from '../runtime/paths';
-import { flagString, parseArgs, UsageError } from './args';
+import { flagString, langOfArgv, parseArgs, UsageError } from './args';
 import { brokerFor, langFlag } from './session-flags';
 
 // Everything heavier (the tool registry, the gate, audit/SQLite, ssh2, the policy engine) is
@@ -37,9 +37,11 @@ const HELP = `baram — 바람 command line
   baram audit backup --out DIR               copy the ledger with SQLite's backup API
   baram audit init                           set up auditing and show the verification key once
         (all audit commands take --data-dir DIR)
-  baram policy check FILE                    validate a policy file and run its embedded tests
+  baram policy check FILE [--settings FILE] [--lang ko|en]
+                                             validate a policy (and a user's settings against it), run its tests, warn
   baram route "REQUEST" [--json] [--lang ko|en]   the tools a request is offered, and the tool block's token cost
-  baram model check --model URL|FILE.gguf [--json] [--lang ko|en]   what a model server or GGUF file can do
+  baram model check --model URL|FILE.gguf [--policy FILE] [--settings FILE] [--json] [--lang ko|en]
+                                             what a model server or GGUF file can do, if the policy allows it
 
 Exit codes: 0 ok · 3 blocked by the gate (denied, invalid, refused) · 2 usage · 1 other failure
 `;
@@ -72,17 +74,17 @@ export async function main(argv: readonly string[]): Promise<number> {
       case 'route':
         return await routeCommand(rest);
       case 'model':
-        if (rest[0] === 'check') return await modelCheckCommand(rest.slice(1));
-        throw new UsageError(`Unknown model command '${rest[0] ?? ''}'. Use: baram model check --model URL|FILE.gguf`);
+        if (rest[0] === 'check') return await (await import('./model-check')).modelCheckCommand(rest.slice(1));
+        throw new UsageError(text(`알 수 없는 model 명령 '${rest[0] ?? ''}'입니다. 이렇게 쓰세요: baram model check --model URL|FILE.gguf`, `Unknown model command '${rest[0] ?? ''}'. Use: baram model check --model URL|FILE.gguf`));
       case 'policy':
         if (rest[0] === 'check') return await (await import('./policy-check')).checkPolicyCommand(rest.slice(1));
-        throw new UsageError(`Unknown policy command '${rest[0] ?? ''}'. Use: baram policy check FILE`);
+        throw new UsageError(text(`알 수 없는 policy 명령 '${rest[0] ?? ''}'입니다. 이렇게 쓰세요: baram policy check FILE`, `Unknown policy command '${rest[0] ?? ''}'. Use: baram policy check FILE`));
       default:
-        throw new UsageError(`Unknown command '${command}'. Run 'baram --help' for the list.`);
+        throw new UsageError(text(`알 수 없는 명령 '${command}'입니다. 'baram --help'로 목록을 보세요.`, `Unknown command '${command}'. Run 'baram --help' for the list.`));
     }
   } catch (e) {
     if (e instanceof UsageError) {
-      process.stderr.write(`baram: ${e.message}\n`);
+      process.stderr.write(`baram: ${e.in(langOfArgv(argv))}\n`);
       return 2;
     }
     // Only a command that loaded the session module can throw its error, so this import is a cache hit.
@@ -112,49 +114,28 @@ async function toolsCommand(rest: readonly string[]): Promise<number> {
 async function routeCommand(rest: readonly string[]): Promise<number> {
   const args = parseArgs(rest, ['lang'], ['json']);
   const [request, ...extra] = args.positional;
-  if (!request || extra.length > 0) throw new UsageError('Give the request as one argument. Example: baram route "다운로드 폴더의 엑셀 파일을 정리해줘"');
-  const [{ toolCatalog }, { routeCommandOutput }] = await Promise.all([import('../gate/catalog'), import('../agent/routing')]);
-  process.stdout.write(`${routeCommandOutput(request, toolCatalog(), langOf(args), args.flags.has('json'))}\n`);
-  return 0;
-}
-
-async function modelCheckCommand(rest: readonly string[]): Promise<number> {
-  const args = parseArgs(rest, ['model', 'lang'], ['json']);
-  const target = flagString(args, 'model');
-  if (!target) throw new UsageError('Missing --model. Example: baram model check --model http://127.0.0.1:8080 (or a .gguf file)');
-  const lang = langOf(args);
-  const { checkModel } = await import('../model');
-  const check = await checkModel(target);
-  if (args.flags.has('json')) {
-    process.stdout.write(`${JSON.stringify({ ...check, problems: check.problems.map((p) => p[lang]) }, null, 2)}\n`);
-  } else {
-    const yesNo = (v: boolean | null) => (v === null ? (lang === 'ko' ? '알 수 없음' : 'unknown') : v ? (lang === 'ko' ? '예' : 'yes') : lang === 'ko' ? '아니요' : 'no');
-    const rows: [string, string][] = lang === 'ko'
-      ? [['대상', check.target], ['종류', check.kind ?? '알 수 없음'], ['모델', check.model ?? '알 수 없음'], ['문맥 길이', String(check.contextLength ?? '알 수 없음')], ['도구 호출 지원', yesNo(check.nativeTools)], ['출력 제약 동작', yesNo(check.constrainedOutputWorks)]]
-      : [['target', check.target], ['kind', check.kind ?? 'unknown'], ['model', check.model ?? 'unknown'], ['context length', String(check.contextLength ?? 'unknown')], ['native tool calls', yesNo(check.nativeTools)], ['constrained output works', yesNo(check.constrainedOutputWorks)]];
-    for (const [k, v] of rows) process.stdout.write(`${k}: ${v}\n`);
-    for (const p of check.problems) process.stdout.write(`- ${p[lang]}\n`);
+  if (!request || extra.length > 0) {
+    throw new UsageError(text('요청을 한 인수로 주세요. 예: baram route "다운로드 폴더의 엑셀 파일을 정리해줘"', 'Give the request as one argument. Example: baram route "다운로드 폴더의 엑셀 파일을 정리해줘"'));
   }
-  return check.problems.length === 0 ? 0 : 1;
-}
-
-function langOf(args: Parameters<typeof flagString>[0]): Lang {
-  const value = flagString(args, 'lang') ?? 'ko';
-  if (!isLang(value)) throw new UsageError(`--lang must be ko or en (was '${value}').`);
-  return value;
+  const [{ toolCatalog }, { routeCommandOutput }] = await Promise.all([import('../gate/catalog'), import('../agent/routing')]);
+  process.stdout.write(`${routeCommandOutput(request, toolCatalog(), langFlag(flagString(args, 'lang')), args.flags.has('json'))}\n`);
+  return 0;
 }
 
 async function callCommand(rest: readonly string[]): Promise<number> {
   const args = parseArgs(rest, ['workspace', 'policy', 'settings', 'data-dir', 'approve', 'lang'], []);
   const [toolName, json, ...extra] = args.positional;
-  if (!toolName) throw new UsageError("Missing TOOL. Example: baram call filesystem.read '{\"path\":\"a.txt\"}'");
-  if (extra.length > 0) throw new UsageError(`Unexpected argument '${extra[0]}'. Quote the JSON arguments as one word.`);
+  if (!toolName) throw new UsageError(text("도구 이름이 없습니다. 예: baram call filesystem.read '{\"path\":\"a.txt\"}'", "Missing TOOL. Example: baram call filesystem.read '{\"path\":\"a.txt\"}'"));
+  if (extra.length > 0) {
+    throw new UsageError(text(`예상하지 못한 인수 '${extra[0]}'입니다. JSON 인수 전체를 작은따옴표로 감싸 한 단어로 주세요.`, `Unexpected argument '${extra[0]}'. Quote the JSON arguments as one word.`));
+  }
   let toolArgs: unknown = {};
   if (json !== undefined) {
     try {
       toolArgs = JSON.parse(json);
     } catch (e) {
-      throw new UsageError(`The arguments are not valid JSON (${(e as Error).message}). Example: '{"path":"a.txt"}'`);
+      const why = (e as Error).message;
+      throw new UsageError(text(`인수가 올바른 JSON이 아닙니다(${why}). 예: '{"path":"a.txt"}'`, `The arguments are not valid JSON (${why}). Example: '{"path":"a.txt"}'`));
     }
   }
   const lang = langFlag(flagString(args, 'lang'));

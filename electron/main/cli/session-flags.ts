@@ -1,5 +1,5 @@
 import { answerTo, type ApprovalBroker } from '../../common/approval';
-import { isLang, type Lang } from '../../common/i18n';
+import { isLang, text, type Lang } from '../../common/i18n';
 import { osUser } from '../runtime/os-user';
 import { UsageError } from './args';
 
@@ -13,13 +13,13 @@ export async function brokerFor(mode: string): Promise<ApprovalBroker | null> {
     case 'ask':
       return (await import('./terminal-approval')).terminalBroker();
     default:
-      throw new UsageError(`--approve must be one of all, none, ask (was '${mode}').`);
+      throw new UsageError(text(`--approve는 all, none, ask 중 하나여야 합니다(지금은 '${mode}').`, `--approve must be one of all, none, ask (was '${mode}').`));
   }
 }
 
 export function langFlag(value: string | undefined): Lang {
   if (value === undefined) return 'ko';
-  if (!isLang(value)) throw new UsageError(`--lang must be ko or en (was '${value}').`);
+  if (!isLang(value)) throw new UsageError(text(`--lang은 ko 또는 en이어야 합니다(지금은 '${value}').`, `--lang must be ko or en (was '${value}').`));
   return value;
 }
 

@@ -69,6 +69,8 @@ export class SessionError extends Error {
   }
 }
 
+const WIDENING = text('사용자 설정이 관리자 정책을 넓히려 해서 적용할 수 없습니다. 아래 항목을 고치세요.', 'The user settings would widen the administrator policy; fix the entries below.');
+
 export async function openSession(options: SessionOptions): Promise<Session> {
   const home = homedir();
   const { lang } = options;
@@ -79,7 +81,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const toolRisks = (options.tools ?? builtinTools).map((t) => ({ name: t.name, risk: t.risk }));
   const merged = mergePolicies(withWorkspace, admin.source, user, process.platform, toolRisks);
   if (!merged.ok) {
-    throw fail(text('사용자 설정이 관리자 정책을 넓히려 해서 적용할 수 없습니다. 아래 항목을 고치세요.', 'The user settings would widen the administrator policy; fix the entries below.'), merged.problems);
+    throw fail(WIDENING, merged.problems);
   }
   const effective = merged.value;
 
@@ -178,6 +180,20 @@ export async function openSession(options: SessionOptions): Promise<Session> {
 }
 
 type Fail = (summary: Text, problems?: readonly PolicyProblem[]) => SessionError;
+
+/**
+ * The policy a session would enforce, without opening one (no workspace, no ledger): for commands
+ * that only consult it, such as `baram model check` (issue 16: the admin decides which models).
+ */
+export async function effectivePolicyFor(options: Pick<SessionOptions, 'policyFile' | 'userSettingsFile' | 'dataDir' | 'lang'>): Promise<EffectivePolicy> {
+  const home = homedir();
+  const fail: Fail = (summary, problems = []) => new SessionError(summary, problems, options.lang);
+  const admin = await loadAdminPolicy(options.policyFile, home, fail);
+  const user = await loadUserSettings(options.userSettingsFile ?? join(options.dataDir, 'settings.json'), home, options.userSettingsFile !== undefined, fail);
+  const merged = mergePolicies(admin.policy, admin.source, user, process.platform, builtinTools.map((t) => ({ name: t.name, risk: t.risk })));
+  if (!merged.ok) throw fail(WIDENING, merged.problems);
+  return merged.value;
+}
 
 async function loadAdminPolicy(file: string | undefined, home: string, fail: Fail): Promise<{ policy: Policy; source: 'admin' | 'builtin' }> {
   if (!file) return { policy: builtinPolicy(home), source: 'builtin' };
