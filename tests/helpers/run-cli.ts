@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { resolve } from 'node:path';
 
 // The launcher runs out/cli (what `npm ci` builds, so CI tests the shipped build) when that is
@@ -24,10 +24,22 @@ export interface RunCliOptions {
 }
 
 export function runCli(args: readonly string[], options: RunCliOptions = {}): Promise<CliRun> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  return startCli(args, options).done;
+}
+
+/** The running command, for tests that act on it while it runs (Ctrl-C is `child.kill('SIGINT')`). */
+export interface StartedCli {
+  readonly child: ChildProcessWithoutNullStreams;
+  /** stderr so far. */
+  stderr(): string;
+  readonly done: Promise<CliRun>;
+}
+
+export function startCli(args: readonly string[], options: RunCliOptions = {}): StartedCli {
+  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  const done = new Promise<CliRun>((resolvePromise, reject) => {
     let stdout = '';
-    let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     let answered = false;
     child.stderr.setEncoding('utf8').on('data', (d: string) => {
@@ -52,4 +64,5 @@ export function runCli(args: readonly string[], options: RunCliOptions = {}): Pr
     );
     if (!options.when) child.stdin.end(options.stdin);
   });
+  return { child, stderr: () => stderr, done };
 }
