@@ -21,6 +21,7 @@ export type FileErrorCode =
   | 'NOT_DIRECTORY'
   | 'TOO_LARGE'
   | 'CHANGED' // the file differs from what was approved
+  | 'AMBIGUOUS' // two names in one folder differ only in Unicode normalisation (NFC/NFD): which one is meant cannot be told
   | 'IO'; // anything the OS reported that is none of the above
 
 export class FileAccessError extends Error {

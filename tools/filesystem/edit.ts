@@ -145,7 +145,7 @@ async function prepareEdit(args: EditArgs, ctx: PlanContext): Promise<PreparedEd
     return failure(text('oldText와 newText가 같아 바뀔 것이 없습니다. 바꿀 내용을 newText로 주세요.', 'oldText and newText are the same, so nothing would change. Put the new text in newText.'));
   }
   const info = await attempt(files, () => files.stat(args.path));
-  if (info === null) return refusal('NOT_FOUND', args.path);
+  if (info === null) return refusal('NOT_FOUND', args.path, files);
   if ('failure' in info) return info;
   if (info.type === 'directory') return refusal('IS_DIRECTORY', args.path);
   if (info.type !== 'file') return notRegularFile(args.path);
@@ -159,7 +159,7 @@ async function prepareEdit(args: EditArgs, ctx: PlanContext): Promise<PreparedEd
   }
   // With the content hash: the gate re-hashes before writing, so a same-size edit nobody saw is caught.
   const fingerprint = await attempt(files, () => files.fingerprint(args.path, { content: true }));
-  if (fingerprint === null) return refusal('NOT_FOUND', args.path);
+  if (fingerprint === null) return refusal('NOT_FOUND', args.path, files);
   if ('failure' in fingerprint) return fingerprint;
   const loaded = await attempt(files, () => loadText(files, args.path, info.size));
   if ('failure' in loaded) return loaded;

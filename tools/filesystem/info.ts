@@ -82,7 +82,7 @@ export const filesystemInfo = defineTool({
     if (refused) return fail(lang, refused.failure);
     try {
       const info = await files.stat(args.path);
-      if (!info) return fail(lang, refusal('NOT_FOUND', args.path).failure);
+      if (!info) return fail(lang, refusal('NOT_FOUND', args.path, files).failure);
       const lines = [
         pick(text(`경로: ${displayOf(files, info.path) || '.'}`, `Path: ${displayOf(files, info.path) || '.'}`), lang),
         pick(text(`종류: ${typeText(info).ko}`, `Type: ${typeText(info).en}`), lang),

@@ -25,7 +25,7 @@ const input = Type.Object(
 async function checkFolder(path: string, ctx: PrecheckContext): Promise<Failure | null> {
   if (path.trim() === '') return failure(emptyPathText('path'));
   const info = await attempt(ctx.files, () => ctx.files.stat(path));
-  if (info === null) return refusal('NOT_FOUND', path);
+  if (info === null) return refusal('NOT_FOUND', path, ctx.files);
   if ('failure' in info) return info;
   if (info.type !== 'directory') return refusal('NOT_DIRECTORY', path);
   return null;
@@ -135,7 +135,7 @@ export const filesystemList = defineTool({
       }
       return ok([headline, ...lines, ...policySkipNote(files, lang)].join('\n'), { count: total ?? rows.length, truncated });
     } catch (e) {
-      return fromHostError(lang, e);
+      return fromHostError(lang, e, files);
     }
   },
 });
@@ -143,7 +143,8 @@ export const filesystemList = defineTool({
 /** Path below the listed folder; a folder reached through a link lists real paths, shown from the root then. */
 function shownBelow(files: ReadOnlyFileAccess, folder: string, path: string): string {
   const rel = relativeTo(folder, path);
-  return rel === path ? displayOf(files, path) : rel;
+  // Composed (NFC) as every displayed path (FileAccess.display), so a name from a Mac reads as typed.
+  return rel === path ? displayOf(files, path) : rel.normalize('NFC');
 }
 
 function tooManyText(folder: string, pattern: string): Text {

@@ -155,7 +155,7 @@ export const filesystemRead = defineTool({
     const notes = readNotes(lang);
     try {
       const info = await files.stat(args.path);
-      if (!info) return fail(lang, refusal('NOT_FOUND', args.path).failure); // removed since the check above
+      if (!info) return fail(lang, refusal('NOT_FOUND', args.path, files).failure); // removed since the check above
       const shown = displayOf(files, info.path);
       const head = await files.readBytes(info.path, { maxBytes: HEAD_BYTES });
       if (head.length === 0) return ok(notes.empty(shown), { encoding: 'utf-8', lines: 0 });

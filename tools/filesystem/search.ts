@@ -31,7 +31,7 @@ const input = Type.Object(
 
 async function checkFolder(path: string, ctx: PrecheckContext): Promise<Failure | null> {
   const info = await attempt(ctx.files, () => ctx.files.stat(path));
-  if (info === null) return refusal('NOT_FOUND', path);
+  if (info === null) return refusal('NOT_FOUND', path, ctx.files);
   if ('failure' in info) return info;
   if (info.type !== 'directory') {
     return failure(
@@ -169,7 +169,7 @@ export const filesystemSearch = defineTool({
       }
       return ok([...lines, ...policySkipNote(files, lang)].join('\n'), { count: total, truncated: total > found.length || scanCut });
     } catch (e) {
-      return fromHostError(lang, e);
+      return fromHostError(lang, e, files);
     }
   },
 });

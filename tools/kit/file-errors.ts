@@ -54,6 +54,11 @@ export function fileErrorText(e: FileAccessError): Text {
         `'${p}'이(가) 승인 뒤에 바뀌어 손대지 않았습니다. 파일을 다시 확인한 뒤 다시 요청하세요.`,
         `'${p}' changed after it was approved, so it was not touched. Check the file again and repeat the request.`,
       );
+    case 'AMBIGUOUS':
+      return text(
+        `'${p}'과(와) 똑같아 보이는 이름이 같은 폴더에 둘 있습니다(글자 조합 방식만 다름, 예: Mac이나 압축 파일에서 온 이름). 어느 것인지 알 수 없어 손대지 않았습니다. 파일 탐색기에서 하나의 이름을 바꾼 뒤 다시 요청하세요.`,
+        `Two names in that folder look exactly like '${p}' (they differ only in how the letters are encoded, e.g. one came from a Mac or a zip file). Nothing was done, since which one is meant cannot be told. Rename one of them in the file manager, then repeat the request.`,
+      );
     case 'IO':
       return text(
         `'${p}'을(를) 처리하지 못했습니다 (파일이 다른 프로그램에서 열려 있거나 권한이 없을 수 있습니다). 파일을 닫고 다시 시도하세요.`,

@@ -46,7 +46,8 @@ export function endsWithSeparator(path: string): boolean {
 }
 
 function comparable(path: string): string {
-  const unified = trimTrailingSeparators(path).replace(/\\/g, '/');
+  // NFC: a typed 자료 and a folder named on a Mac (NFD) are one folder (docs/2026-12-03-names-match-nfc.md).
+  const unified = trimTrailingSeparators(path).replace(/\\/g, '/').normalize('NFC');
   // Windows file systems are case-insensitive; comparing case-folded avoids "moving a folder into itself".
   return looksWindows(path) ? unified.toLowerCase() : unified;
 }

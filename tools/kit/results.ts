@@ -1,7 +1,8 @@
 import { pick, type Lang, type Text } from '../../electron/common/i18n';
 import type { ToolOutcome, ToolResult } from '../../electron/common/tool-result';
 import { isFileAccessError } from '../../electron/common/file-access';
-import { fileErrorText } from './file-errors';
+import type { ReadOnlyFileAccess } from './define-tool';
+import { explainFileError } from './targets';
 
 export function ok(text: string, details?: Record<string, unknown>): ToolResult {
   return details ? { outcome: 'ok', text, details } : { outcome: 'ok', text };
@@ -14,10 +15,11 @@ export function fail(lang: Lang, message: Text, details?: Record<string, unknown
 
 /**
  * Turns an exception from a host capability into a result. FileAccessErrors become signpost
- * messages; anything else is re-thrown, because it is a bug and the gate records it as one.
+ * messages (with `files`, about the workspace-relative path); anything else is re-thrown, because
+ * it is a bug and the gate records it as one.
  */
-export function fromHostError(lang: Lang, e: unknown): ToolResult {
-  if (isFileAccessError(e)) return fail(lang, fileErrorText(e), { code: e.code });
+export function fromHostError(lang: Lang, e: unknown, files?: ReadOnlyFileAccess): ToolResult {
+  if (isFileAccessError(e)) return fail(lang, explainFileError(e, files), { code: e.code });
   throw e;
 }
 

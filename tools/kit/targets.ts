@@ -5,7 +5,7 @@ import type { ToolOutcome, ToolResult } from '../../electron/common/tool-result'
 import { failure, isFailure, type Failure, type PlanContext, type PlannedTarget, type ToolContext } from './define-tool';
 import { fileErrorText } from './file-errors';
 import { cappedLines, josa } from './format';
-import { hasGlobChars, isSameOrInside } from './paths';
+import { baseName, hasGlobChars, isSameOrInside } from './paths';
 
 /**
  * Planning and execution over expanded targets (SPEC G-APPROVE): globs are expanded BEFORE
@@ -22,7 +22,31 @@ export const MAX_TARGETS = 5000;
 /** Converts a host error into a signpost refusal; any other exception is a bug and propagates. */
 export function asFailure(e: unknown, files?: ReadOnlyFileAccess): Failure {
   if (!isFileAccessError(e)) throw e;
-  return failure(fileErrorText(files ? withDisplayPath(e, files) : e));
+  return failure(explainFileError(e, files));
+}
+
+/** A host error as a signpost; with `files`, about the workspace-relative path. */
+export function explainFileError(e: FileAccessError, files?: ReadOnlyFileAccess): Text {
+  if (files === undefined) return fileErrorText(e);
+  const shown = withDisplayPath(e, files);
+  return (shown.code === 'NOT_FOUND' ? workspaceNamedAgain(shown.path, files) : null) ?? fileErrorText(shown);
+}
+
+/**
+ * "./다운로드/휴가계.hwp" where the workspace already is the 다운로드 folder (issue 15 item 6): the
+ * model repeated the folder's own name. Say so, and what to write instead.
+ */
+function workspaceNamedAgain(shown: string, files: ReadOnlyFileAccess): Text | null {
+  const root = files.roots[0];
+  if (root === undefined || /^([A-Za-z]:)?[\\/]/.test(shown)) return null;
+  const parts = shown.split(/[\\/]+/).filter((part) => part !== '' && part !== '.');
+  const folder = baseName(root);
+  if (parts.length === 0 || folder === '' || parts[0]!.normalize('NFC').toLowerCase() !== folder.normalize('NFC').toLowerCase()) return null;
+  const instead = parts.slice(1).join('/') || '.';
+  return text(
+    `'${shown}'이(가) 없습니다. 작업 폴더가 이미 '${folder}' 폴더이므로 '${folder}/'를 빼고 '${instead}'${instead === '.' ? '을' : '(으)로'} 쓰세요 (작업 폴더 자체는 '.').`,
+    `'${shown}' does not exist: the workspace already is the folder '${folder}'. Leave '${folder}/' out and write '${instead}' (the workspace itself is '.').`,
+  );
 }
 
 /** Runs a host call; a FileAccessError becomes a Failure value (expected outcomes are values). */
@@ -53,8 +77,9 @@ export function displayOf(files: ReadOnlyFileAccess, path: string): string {
   }
 }
 
-export function refusal(code: FileAccessError['code'], shownPath: string): Failure {
-  return failure(fileErrorText(new FileAccessError(code, shownPath)));
+/** A refusal about `shownPath`; with `files`, about its workspace-relative form (explainFileError). */
+export function refusal(code: FileAccessError['code'], shownPath: string, files?: ReadOnlyFileAccess): Failure {
+  return failure(explainFileError(new FileAccessError(code, shownPath), files));
 }
 
 /**
@@ -100,8 +125,14 @@ export async function expandSources(spec: string, field: string, ctx: PlanContex
     if (pattern && isFileAccessError(e) && (e.code === 'INVALID_PATH' || e.code === 'IO' || e.code === 'NOT_FOUND')) literal = null;
     else return asFailure(e, files);
   }
-  if (literal) return { paths: [files.resolve(spec)], fingerprints: [literal], isPattern: false };
-  if (!pattern) return refusal('NOT_FOUND', spec);
+  if (literal) {
+    // Spelled as on disk: typed 휴가계.hwp (NFC) may name a file from a Mac (NFD), and a move or copy
+    // into a folder must keep that real name (docs/2026-12-03-names-match-nfc.md).
+    const info = await attempt(files, () => files.stat(spec));
+    if (info !== null && 'failure' in info) return info;
+    return { paths: [info?.path ?? files.resolve(spec)], fingerprints: [literal], isPattern: false };
+  }
+  if (!pattern) return refusal('NOT_FOUND', spec, files);
 
   let matches: string[] = [];
   let tooMany = false;
@@ -143,7 +174,7 @@ export async function expandSources(spec: string, field: string, ctx: PlanContex
     fingerprints.push(fp);
     if (fp.type === 'directory') folders.push(path);
   }
-  if (paths.length === 0) return refusal('NOT_FOUND', spec);
+  if (paths.length === 0) return refusal('NOT_FOUND', spec, files);
   return { paths, fingerprints, isPattern: true };
 }
 
@@ -227,7 +258,7 @@ export async function runTargets<R>(
       done.push({ target, value: await act(target) });
     } catch (e) {
       if (!isFileAccessError(e)) throw e;
-      skipped.push({ target, code: e.code, reason: explain?.(e, target) ?? fileErrorText(withDisplayPath(e, files)) });
+      skipped.push({ target, code: e.code, reason: explain?.(e, target) ?? explainFileError(e, files) });
     }
   }
   return { done, skipped, cancelled: false, total };
@@ -305,7 +336,7 @@ export async function checkSource(spec: string, field: string, ctx: PlanContext)
 export async function checkExisting(path: string, field: string, ctx: PlanContext, want: 'file' | 'any'): Promise<Failure | null> {
   if (path.trim() === '') return failure(emptyPathText(field));
   const info = await attempt(ctx.files, () => ctx.files.stat(path));
-  if (info === null) return refusal('NOT_FOUND', path);
+  if (info === null) return refusal('NOT_FOUND', path, ctx.files);
   if ('failure' in info) return info;
   if (want === 'file' && info.type === 'directory') return refusal('IS_DIRECTORY', path);
   return null;

@@ -107,14 +107,33 @@ export function splitLines(content: string): string[] {
   return lines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
 }
 
-/** Which tool reads a binary file of this kind (SPEC G-SIGNPOST: say what to do instead). */
+/**
+ * What to do with a binary file of this kind (SPEC G-SIGNPOST: say what to do instead). Only
+ * registered tools are named (tests/unit/tool-names-in-messages.test.ts): no tool reads Excel, PDF,
+ * Word, HWP or zip files yet, so the way on is a text copy the person saves.
+ */
 export function binaryFileText(displayPath: string, size: number): Text {
   const ext = /\.([a-z0-9]+)$/i.exec(baseName(displayPath))?.[1]?.toLowerCase() ?? '';
   const lead = (ko: string, en: string): Text =>
     text(`'${displayPath}'은(는) 텍스트가 아닌 파일(${size} B)이라 내용을 글자로 보여 줄 수 없습니다. ${ko}`, `'${displayPath}' is not a text file (${size} B), so its content cannot be shown as text. ${en}`);
-  if (['xlsx', 'xlsm', 'xls', 'xlsb'].includes(ext)) return lead('엑셀 파일은 excel.read(시트 목록은 excel.sheets)로 읽으세요.', 'Read Excel files with excel.read (excel.sheets lists the sheets).');
-  if (['pdf', 'docx', 'doc', 'hwp', 'hwpx'].includes(ext)) return lead('PDF·Word·한글 문서는 document 도구로 읽으세요.', 'Read PDF, Word and HWP documents with the document tools.');
-  if (['zip'].includes(ext)) return lead('압축 파일은 archive.unzip으로 푸세요.', 'Extract zip files with archive.unzip.');
+  if (['xlsx', 'xlsm', 'xls', 'xlsb'].includes(ext)) {
+    return lead(
+      '엑셀 파일을 읽는 도구는 아직 없습니다. 사용자에게 CSV로 저장해 달라고 한 뒤 그 파일을 filesystem.read로 읽으세요.',
+      'No tool reads Excel files yet. Ask the user to save the sheet as CSV, then read that file with filesystem.read.',
+    );
+  }
+  if (['pdf', 'docx', 'doc', 'hwp', 'hwpx'].includes(ext)) {
+    return lead(
+      'PDF·Word·한글 문서를 읽는 도구는 아직 없습니다. 사용자에게 텍스트(.txt)로 저장해 달라고 한 뒤 filesystem.read로 읽으세요.',
+      'No tool reads PDF, Word or HWP documents yet. Ask the user to save it as text (.txt), then read that with filesystem.read.',
+    );
+  }
+  if (['zip'].includes(ext)) {
+    return lead(
+      '압축을 푸는 도구는 아직 없습니다. 사용자에게 압축을 풀어 달라고 한 뒤 filesystem.list로 내용을 보세요.',
+      'No tool extracts zip files yet. Ask the user to extract it, then look at the contents with filesystem.list.',
+    );
+  }
   return lead('크기와 종류는 filesystem.info로 확인하세요.', 'Use filesystem.info to see its size and type.');
 }
 

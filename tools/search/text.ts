@@ -1,8 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { FileAccessError, isFileAccessError } from '../../electron/common/file-access';
 import { pick, text, type Lang, type Text } from '../../electron/common/i18n';
 import { defineTool, failure, type Failure, type PrecheckContext } from '../kit/define-tool';
-import { fileErrorText } from '../kit/file-errors';
+import { asFailure, refusal } from '../kit/targets';
 import { fail, fromHostError, ok, patternOrNone } from '../kit/results';
 import { globFilter, relativeTo } from './engine/glob-filter';
 import { compileQuery, type Query } from './engine/query';
@@ -89,11 +88,10 @@ async function targetOf(where: string, ctx: PrecheckContext): Promise<Target | F
   try {
     const absolute = await ctx.files.check(where);
     const info = await ctx.files.stat(where);
-    if (info === null) return failure(fileErrorText(new FileAccessError('NOT_FOUND', where)));
+    if (info === null) return refusal('NOT_FOUND', where, ctx.files);
     return { where, absolute, isFile: info.type === 'file' };
   } catch (e) {
-    if (isFileAccessError(e)) return failure(fileErrorText(e));
-    throw e;
+    return asFailure(e, ctx.files);
   }
 }
 
@@ -135,8 +133,8 @@ function notes(report: SearchReport, lang: Lang, maxResults: number): string[] {
       say(
         lang,
         text(
-          `[바이너리 파일 ${report.binarySkipped}개는 건너뛰었습니다(엑셀·PDF·HWP 등은 excel.read, document 도구로 읽으세요).]`,
-          `[${report.binarySkipped} binary file(s) skipped (read Excel, PDF, HWP and the like with excel.read or the document tools).]`,
+          `[바이너리 파일 ${report.binarySkipped}개는 건너뛰었습니다. 엑셀·PDF·HWP 등은 내용을 검색할 수 없으니, 이름으로 찾으려면 filesystem.search를 쓰세요.]`,
+          `[${report.binarySkipped} binary file(s) skipped: the contents of Excel, PDF, HWP and the like cannot be searched. To find them by name use filesystem.search.]`,
         ),
       ),
     );

@@ -10,14 +10,15 @@ import picomatch from 'picomatch';
  * Case-insensitive: office files come as "A.TXT" and "a.txt" alike.
  */
 export function globFilter(glob: string): (relativePath: string) => boolean {
-  const unified = glob.trim().replace(/\\/g, '/').replace(/^(\.\/)+/, '');
+  // Unicode-normalised (NFC) on both sides, as every file name match (docs/2026-12-03-names-match-nfc.md).
+  const unified = glob.trim().replace(/\\/g, '/').replace(/^(\.\/)+/, '').normalize('NFC');
   const hasSlash = unified.includes('/');
   if (!picomatch.scan(unified).isGlob) {
     const word = unified.toLowerCase();
-    return (rel) => (hasSlash ? rel : baseName(rel)).toLowerCase().includes(word);
+    return (rel) => (hasSlash ? rel : baseName(rel)).normalize('NFC').toLowerCase().includes(word);
   }
   const match = picomatch(unified, { nocase: true, dot: true, basename: !hasSlash });
-  return (rel) => match(rel);
+  return (rel) => match(rel.normalize('NFC'));
 }
 
 function baseName(rel: string): string {

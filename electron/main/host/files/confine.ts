@@ -3,6 +3,7 @@ import { open, readlink, realpath } from 'node:fs/promises';
 import { fileError, isErrno } from './errors';
 import type { PathRules } from './path-rules';
 import { realForm } from '../../policy/paths';
+import { diskSpelling } from './spelling';
 
 const DIRECTORY_PROOF_FLAGS = constants.O_RDONLY | (constants.O_DIRECTORY ?? 0) | (constants.O_NOFOLLOW ?? 0);
 
@@ -68,7 +69,7 @@ export class Confiner {
    * followed. For operations on the name (stat, move, trash): a link is moved, not its target.
    */
   async entry(given: string): Promise<Confined> {
-    const lexical = this.lexical(given);
+    const lexical = this.spelled(this.lexical(given), given);
     const api = this.rules.api;
     const rootIndex = this.lexicalRoots.findIndex((root) => this.rules.isInside(root, lexical) && this.rules.isInside(lexical, root));
     let real: string;
@@ -85,10 +86,35 @@ export class Confiner {
 
   /** Fully resolved, the last component followed too. For operations on content (read, write, list). */
   async target(given: string): Promise<Confined> {
-    const lexical = this.lexical(given);
+    const lexical = this.spelled(this.lexical(given), given);
     const real = await this.realpathOf(lexical, given);
     this.assertReal(real, given);
     return { given, lexical, path: real };
+  }
+
+  /**
+   * The lexical path with each existing name below its root spelled as the disk spells it: typed
+   * 휴가계.hwp (NFC) finds a file from a Mac named in NFD (spelling.ts). Names from the first
+   * missing one on stay as typed (they are to be created). AMBIGUOUS when a folder holds two names
+   * that differ only in normalisation.
+   */
+  private spelled(lexical: string, given: string): string {
+    const rules = this.rules;
+    let root: string | undefined;
+    for (const r of [...this.realRoots, ...this.lexicalRoots]) {
+      if (rules.isInside(lexical, r) && (root === undefined || r.length > root.length)) root = r;
+    }
+    if (root === undefined) return lexical;
+    const rel = rules.relative(root, lexical);
+    if (rel === '.') return lexical;
+    const names = rel.split('/');
+    let dir = root;
+    for (const [i, name] of names.entries()) {
+      const onDisk = diskSpelling(dir, name, rules, given);
+      if (onDisk === null) return rules.api.join(dir, ...names.slice(i));
+      dir = rules.api.join(dir, onDisk);
+    }
+    return dir;
   }
 
   /** Real-location half of the checks, for paths we built ourselves from checked parts. */

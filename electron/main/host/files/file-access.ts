@@ -157,7 +157,8 @@ class HostFileAccess implements FileAccess {
       return absolutePath;
     }
     const root = this.confiner.rootOf(abs) ?? this.confiner.lexicalRootOf(abs);
-    return root === undefined ? abs : this.confiner.rules.relative(root, abs);
+    // Composed (NFC), so a name from a Mac reads as typed; tools find it again from that spelling.
+    return (root === undefined ? abs : this.confiner.rules.relative(root, abs)).normalize('NFC');
   }
 
   async check(p: string): Promise<string> {

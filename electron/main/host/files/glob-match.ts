@@ -10,7 +10,7 @@
  *
  * Syntax (picomatch's, without extglobs): `*` `?` `[abc]` `[a-z]` `[!x]` `[^x]` `[[:digit:]]`,
  * `**` as a whole segment (any depth), braces `{a,b}` `{1..12}` `{a..e}`, backslash escapes
- * (not on Windows, where it is the separator), a leading `!` negates a wildcard pattern. Everything
+ * (only with `escapes`; the file tools read a backslash as a separator), a leading `!` negates a wildcard pattern. Everything
  * else — ( ) + @ | ! — is literal. As with picomatch {dot: false}, a name starting with '.' is only
  * matched by a pattern segment that starts with a literal '.', and `**` never crosses one.
  */
@@ -80,7 +80,9 @@ export function splitGlobBase(pattern: string, options: Pick<GlobOptions, 'escap
 }
 
 export function compileGlob(pattern: string, options: GlobOptions): CompiledGlob {
-  let body = pattern;
+  // Names match Unicode-normalised (NFC): "휴가*" typed on a keyboard finds 휴가계.hwp named on a
+  // Mac (NFD). See docs/2026-12-03-names-match-nfc.md.
+  let body = pattern.normalize('NFC');
   let negated = false;
   if (body.startsWith('!') && hasGlobChars(body.slice(1), options)) {
     negated = true;
@@ -98,7 +100,7 @@ export function compileGlob(pattern: string, options: GlobOptions): CompiledGlob
     maxDepth: negated ? Number.POSITIVE_INFINITY : maxDepth,
     namesHidden,
     match(relative: string): boolean {
-      const names = relative.split('/').map((name) => [...fold(name)]);
+      const names = relative.normalize('NFC').split('/').map((name) => [...fold(name)]);
       const hit = alternatives.some((segments) => matchPath(segments, names));
       if (!negated) return hit;
       // Negation keeps {dot: false}: "everything but *.txt" still does not list hidden names.

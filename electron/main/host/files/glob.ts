@@ -26,9 +26,10 @@ export async function globConfined(confiner: Confiner, pattern: string, maxMatch
   }
   if (pattern.length > MAX_PATTERN_LENGTH) throw fileError('INVALID_PATH', pattern.slice(0, 80), 'pattern too long');
   const rules = confiner.rules;
-  const options = { nocase: rules.windows, escapes: !rules.windows };
-  // Windows users write D:\정리\*.xlsx; the matcher wants forward slashes (no escapes on Windows).
-  const normalized = rules.windows ? pattern.replace(/\\/g, '/') : pattern;
+  // A backslash is a separator in a pattern as in a path, on every platform (2022\IMG_*.jpg; see
+  // docs/2026-12-02-backslash-is-a-separator.md), so it escapes nothing: a literal '*' is '[*]'.
+  const options = { nocase: rules.windows, escapes: false };
+  const normalized = pattern.replace(/\\/g, '/');
 
   // A name that exists as written wins, glob characters or not: "[2024] 보고서.xlsx" is a file
   // name in many offices, and deleting it must not mean deleting "2 보고서.xlsx".

@@ -21,6 +21,11 @@ export interface PathRules {
   isInsideFolded(child: string, parent: string): boolean;
   /** Relative path with forward slashes; '.' for parent itself. Assumes isInside(child, parent). */
   relative(parent: string, child: string): string;
+  /**
+   * How names are compared: Unicode-normalised (NFC), and upper-cased where the usual file system
+   * ignores case (Windows, macOS). Two names with the same key are one name to a person.
+   */
+  nameKey(name: string): string;
 }
 
 // Windows file names cannot contain these; a model that sends them means a glob or made a mistake.
@@ -94,6 +99,7 @@ export function createPathRules(options: { readonly platform: NodeJS.Platform; r
     isInside: (child, parent) => inside(child, parent, foldCase),
     isInsideFolded: (child, parent) => inside(child, parent, foldCaseForDeny),
     relative,
+    nameKey: (name) => (foldCaseForDeny ? upper(name.normalize('NFC')) : name.normalize('NFC')),
   };
 }
 
