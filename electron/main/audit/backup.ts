@@ -1,8 +1,31 @@
-import { copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { checkpointsDir } from './checkpoint/checkpoint-store';
 import type { AuditLedger } from './ledger/audit-ledger';
 import { listSegments, openSegmentReader } from './ledger/segments';
+
+/**
+ * The note a backup leaves in its folder, so that verify can tell a backup, whose sealing key was
+ * left out on purpose, from a data folder whose key was lost (issue 15 item 15). It proves nothing
+ * (anyone can write it) and changes no verdict: only the words verify uses about the absent key.
+ */
+export interface BackupMarker {
+  readonly format: 'baram-audit-backup-v1';
+  readonly madeAt: string;
+  /** The ledger folder the backup was made from. */
+  readonly from: string;
+}
+
+const BACKUP_MARKER = 'BACKUP.json';
+
+export function backupMarker(dir: string): BackupMarker | undefined {
+  try {
+    const parsed = JSON.parse(readFileSync(join(dir, BACKUP_MARKER), 'utf8')) as Partial<BackupMarker>;
+    return parsed.format === 'baram-audit-backup-v1' && typeof parsed.madeAt === 'string' && typeof parsed.from === 'string' ? (parsed as BackupMarker) : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 export interface BackupSummary {
   readonly dir: string;
@@ -41,6 +64,8 @@ export async function backupLedger(ledger: AuditLedger, outDir: string): Promise
       checkpoints += 1;
     }
   }
+  const marker: BackupMarker = { format: 'baram-audit-backup-v1', madeAt: new Date().toISOString(), from: ledger.dir };
+  writeFileSync(join(dir, BACKUP_MARKER), `${JSON.stringify(marker, null, 2)}\n`, { mode: 0o600 });
   await ledger.append({ type: 'audit.backup', actionClass: '전송', target: [dir], outcome: 'ok', data: { segments, checkpoints } });
   return { dir, segments, checkpoints };
 }

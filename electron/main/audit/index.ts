@@ -23,3 +23,8 @@ export { LedgerReader, checkPageRequest, EventFilterError, SCAN_MILLIS, type Eve
 export { type FilterProblem, type FilterCheck } from './query/event-filter';
 export { checkSegmentIndexes, type IndexCheck } from './query/index-check';
 export { LedgerReadError } from './query/query-messages';
+export { rowsAround, type RowFacts, type RowsAround } from './verdict-rows';
+export { backupMarker, type BackupMarker } from './backup';
+export { type MistypedCheckpoint } from './ledger/verify-rows';
+export { readJsonlExport } from './export/jsonl';
+export { CheckpointFormatError } from './checkpoint/checkpoint-text';

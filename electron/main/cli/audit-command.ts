@@ -3,6 +3,10 @@ import { basename } from 'node:path';
 import { withAuditWriter } from '../runtime/audit-writer';
 import {
   backupLedger,
+  backupMarker,
+  CheckpointFormatError,
+  readJsonlExport,
+  rowsAround,
   checkSegmentIndexes,
   EXPORT_FORMATS,
   eventFields,
@@ -24,10 +28,23 @@ import {
   type StoredEventBody,
   type VerifyOptions,
 } from '../audit';
+import type { LedgerRow } from '../audit/ledger/rows';
 import { auditDir } from '../runtime/session';
 import { defaultDataDir } from '../runtime/paths';
-import { flagString, flagStrings, parseArgs, UsageError } from './args';
+import { isLang, text, type Text } from '../../common/i18n';
+import { flagString, flagStrings, parseArgs, UsageError, type ParsedArgs } from './args';
 import { describeIndexProblems, describeVerdict } from './audit-verdict';
+import { KEY_ABSENT, say, type AuditLang } from './audit-words';
+
+const CHECKPOINT_GUIDANCE = text(
+  "위 체크포인트를 인쇄하거나 사진(QR 코드)으로 찍어 이 컴퓨터 밖에 보관하세요. 'baram audit checkpoint > 파일'로 저장한 파일은 'baram audit verify --checkpoint 파일'로 그대로 검증에 씁니다.",
+  "Print or photograph (QR code) the checkpoint above and keep it off this machine. A file saved with 'baram audit checkpoint > FILE' is read as it is by 'baram audit verify --checkpoint FILE'.",
+);
+
+const BACKUP_KEY_LEFT_OUT = text(
+  '봉인 키는 일부러 넣지 않았습니다: 이 백업은 보안 담당자가 보관한 검증 키로 검증하세요(baram audit verify --data-dir 백업폴더 --key …).',
+  'The sealing key was left out on purpose: verify this backup with the verification key security staff keep (baram audit verify --data-dir BACKUP --key …).',
+);
 
 /**
  * `baram audit verify|export|checkpoint|tail|backup|init` (SPEC §3, §7) — for security staff and
@@ -42,7 +59,7 @@ export async function auditCommand(rest: readonly string[], out: NodeJS.Writable
     case 'export':
       return exportCommand(args, out, productVersion);
     case 'checkpoint':
-      return checkpointCommand(args, out);
+      return checkpointCommand(args, out, process.stderr);
     case 'tail':
       return tailCommand(args, out);
     case 'backup':
@@ -67,20 +84,24 @@ function requireRecords(dir: string): void {
 const withLedger = withAuditWriter;
 
 async function verifyCommand(rest: readonly string[], out: NodeJS.WritableStream): Promise<number> {
-  const args = parseArgs(rest, ['data-dir', 'key', 'checkpoint', 'file'], ['json']);
+  const args = parseArgs(rest, ['data-dir', 'key', 'checkpoint', 'file', 'lang'], ['json']);
+  const lang = auditLang(args);
   const options: VerifyOptions = {
     ...keyOption(flagString(args, 'key')),
-    checkpoints: flagStrings(args, 'checkpoint').map(readCheckpointFile),
+    checkpoints: flagStrings(args, 'checkpoint').map((file) => readCheckpointFile(file, lang)),
   };
   const exportFile = flagString(args, 'file');
   let verdict: LedgerVerdict;
   let subject: string;
+  let rows: () => Iterable<LedgerRow>;
   let indexProblems: string[] = [];
   let local = 0;
+  const notes: Text[] = [];
   if (exportFile !== undefined) {
     if (!existsSync(exportFile)) throw new UsageError(`${exportFile} 파일이 없습니다. / ${exportFile} does not exist.`);
     verdict = verifyExportFile(exportFile, options).verdict;
     subject = exportFile;
+    rows = () => readJsonlExport(exportFile).rows;
   } else {
     const dir = ledgerDirOf(flagString(args, 'data-dir'));
     requireRecords(dir);
@@ -88,14 +109,34 @@ async function verifyCommand(rest: readonly string[], out: NodeJS.WritableStream
     local = localCheckpoints(dir).length;
     indexProblems = damagedIndexes(dir);
     subject = dir;
-    await recordVerification(dir, verdict, options, indexProblems);
+    rows = () => readLedgerRows(dir);
+    // Without its sealing key a folder is a backup or a copy (or its key was lost): Baram never
+    // writes there, so the verification is not recorded, and the report says which it is.
+    if (existsSync(sealKeyPath(dir))) await recordVerification(dir, verdict, options, indexProblems);
+    else notes.push(keyAbsentNote(dir));
   }
+  const around = verdict.ok ? undefined : rowsAround(rows, verdict.firstBadSeq);
   out.write(
     args.flags.has('json')
-      ? `${JSON.stringify({ subject, ...verdict, indexProblems }, null, 2)}\n`
-      : describeVerdict(subject, verdict, options, local) + describeIndexProblems(indexProblems),
+      ? `${JSON.stringify({ subject, ...verdict, ...(around ? { around } : {}), indexProblems }, null, 2)}\n`
+      : describeVerdict(verdict, { subject, options, localCheckpoints: local, ...(around ? { around } : {}), notes }, lang) + describeIndexProblems(indexProblems, lang),
   );
-  return verdict.ok && indexProblems.length === 0 ? 0 : 1;
+  if (!verdict.ok || indexProblems.length > 0) return 1;
+  // A checkpoint given with a typing slip was not checked: the auditor's input needs fixing (usage).
+  return (verdict.mistypedCheckpoints?.length ?? 0) > 0 ? 2 : 0;
+}
+
+function keyAbsentNote(dir: string): Text {
+  const marker = backupMarker(dir);
+  return marker ? KEY_ABSENT.backup(marker.madeAt, marker.from) : KEY_ABSENT.unknown(dir);
+}
+
+/** --lang ko|en; undefined (both languages) when not given. */
+function auditLang(args: ParsedArgs): AuditLang {
+  const value = flagString(args, 'lang');
+  if (value === undefined) return undefined;
+  if (!isLang(value)) throw new UsageError(`--lang 은 ko 또는 en 입니다 (받은 값 '${value}'). / --lang must be ko or en (was '${value}').`);
+  return value;
 }
 
 /**
@@ -134,17 +175,19 @@ function keyOption(text: string | undefined): Pick<VerifyOptions, 'key'> {
   }
 }
 
-function readCheckpointFile(file: string): Checkpoint {
+function readCheckpointFile(file: string, lang: AuditLang): Checkpoint {
   if (!existsSync(file)) throw new UsageError(`체크포인트 파일 ${file}이 없습니다. / Checkpoint file ${file} does not exist.`);
   try {
     return parseCheckpoint(readFileSync(file, 'utf8'));
   } catch (error) {
+    if (error instanceof CheckpointFormatError) throw new UsageError(`${file}: ${say(error.text, lang)}`);
     throw new UsageError(`${file}: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
 async function exportCommand(rest: readonly string[], out: NodeJS.WritableStream, productVersion: string): Promise<number> {
-  const args = parseArgs(rest, ['data-dir', 'format', 'out', 'from', 'to'], []);
+  const args = parseArgs(rest, ['data-dir', 'format', 'out', 'from', 'to', 'lang'], []);
+  const lang = auditLang(args);
   const format = flagString(args, 'format') ?? 'jsonl';
   if (!(EXPORT_FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format must be one of ${EXPORT_FORMATS.join(', ')} (was '${format}').`);
   const file = flagString(args, 'out');
@@ -155,7 +198,7 @@ async function exportCommand(rest: readonly string[], out: NodeJS.WritableStream
   const dir = ledgerDirOf(flagString(args, 'data-dir'));
   requireRecords(dir);
   const summary = await withLedger(dir, (ledger, who) =>
-    exportLedger(ledger, { format: format as ExportFormat, out: file, ...(from ? { from } : {}), ...(to ? { to } : {}), hostId: who.hostId, productVersion, now: new Date() }),
+    exportLedger(ledger, { format: format as ExportFormat, out: file, ...(from ? { from } : {}), ...(to ? { to } : {}), hostId: who.hostId, productVersion, now: new Date(), lang: lang ?? 'ko' }),
   );
   out.write(
     `내보냄 / Exported: ${summary.file}\n  ${summary.rows}건 / rows (seq ${summary.fromSeq}–${summary.toSeq}), SHA-256 ${summary.sha256}\n  포함된 체크포인트 / embedded checkpoint:\n${indent(summary.checkpoint)}`,
@@ -171,15 +214,16 @@ function dateFlag(value: string | undefined, name: string): Date | undefined {
   return date;
 }
 
-async function checkpointCommand(rest: readonly string[], out: NodeJS.WritableStream): Promise<number> {
-  const args = parseArgs(rest, ['data-dir'], ['no-qr']);
+async function checkpointCommand(rest: readonly string[], out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
+  const args = parseArgs(rest, ['data-dir', 'lang'], ['no-qr']);
+  const lang = auditLang(args);
   const dir = ledgerDirOf(flagString(args, 'data-dir'));
   requireRecords(dir);
   const taken = await withLedger(dir, (ledger, who) => takeCheckpoint(ledger, who.hostId, new Date()));
-  out.write(
-    `체크포인트를 인쇄하거나 사진으로 찍어 이 컴퓨터 밖에 보관하세요. / Print or photograph this checkpoint and keep it off this machine.\n` +
-      `파일 / file: ${taken.file}\n\n${taken.text}\n${args.flags.has('no-qr') ? '' : qrTerminalText(taken.text)}`,
-  );
+  // stdout is the checkpoint alone, so `baram audit checkpoint > saved.txt` saves exactly what
+  // `verify --checkpoint saved.txt` reads; guidance and the QR code are for the person (stderr).
+  out.write(taken.text);
+  err.write(`\n${say(CHECKPOINT_GUIDANCE, lang)}\n${say(text(`파일: ${taken.file}`, `file: ${taken.file}`), lang)}\n${args.flags.has('no-qr') ? '' : `${qrTerminalText(taken.text)}\n`}`);
   return 0;
 }
 
@@ -220,7 +264,8 @@ function tailLine(body: string): string {
 }
 
 async function backupCommand(rest: readonly string[], out: NodeJS.WritableStream): Promise<number> {
-  const args = parseArgs(rest, ['data-dir', 'out'], []);
+  const args = parseArgs(rest, ['data-dir', 'out', 'lang'], []);
+  const lang = auditLang(args);
   const target = flagString(args, 'out');
   if (target && existsSync(target) && readdirSync(target).length > 0) {
     throw new UsageError(`${target} 폴더가 비어 있지 않습니다. 새 폴더를 주세요. / ${target} is not empty; give a new or empty folder for the backup.`);
@@ -230,7 +275,7 @@ async function backupCommand(rest: readonly string[], out: NodeJS.WritableStream
   requireRecords(dir);
   // Laid out like a data folder, so `baram audit verify --data-dir BACKUP` checks it as it is.
   const summary = await withLedger(dir, (ledger) => backupLedger(ledger, auditDir(target)));
-  out.write(`백업함 / Backed up: ${summary.dir}\n  월별 파일 / segments: ${summary.segments.join(', ')}\n  체크포인트 / checkpoints: ${summary.checkpoints}\n`);
+  out.write(`백업함 / Backed up: ${summary.dir}\n  월별 파일 / segments: ${summary.segments.join(', ')}\n  체크포인트 / checkpoints: ${summary.checkpoints}\n  ${say(BACKUP_KEY_LEFT_OUT, lang)}\n`);
   return 0;
 }
 

@@ -63,7 +63,7 @@ describe('exports', () => {
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const text = bytes.subarray(3).toString('utf8');
     expect(text.endsWith('\r\n')).toBe(true);
-    expect(text.split('\r\n')[0]).toMatch(/^순번,시각\(UTC\),현지 시각,/);
+    expect(text.split('\r\n')[0]).toMatch(/^순번,현지 시각,시간대,UTC 시각\(정밀\),/);
     expect(text).toContain('보고서0.xlsx');
     expect(text).toContain(`"'=HYPERLINK(""http://evil"",""클릭"")"`);
     expect(text).not.toMatch(/(^|,)=HYPERLINK/m);

@@ -65,9 +65,11 @@ describe('baram audit', () => {
   it('checkpoint prints the text and a QR code and writes a file that verify --checkpoint accepts', async () => {
     const r = await runCli(['audit', 'checkpoint', '--data-dir', data]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^baram\.audit\/[0-9a-f]{16}\n\d+\n[A-Za-z0-9+/=]{44}\ntime /m);
-    expect(r.stdout).toContain('█');
-    const file = /(?:file: )(\S+\.txt)/.exec(r.stdout)?.[1] ?? '';
+    // stdout is the checkpoint alone (so `> saved.txt` round-trips); the QR code and guidance go to stderr.
+    expect(r.stdout).toMatch(/^baram\.audit\/[0-9a-f]{16}\n\d+\n[A-Za-z0-9+/=]{44}\ntime \S+\n\n\u2014 \S+ \S+\n$/);
+    expect(r.stderr).toContain('█');
+    const file = /(?:file: )(\S+\.txt)/.exec(r.stderr)?.[1] ?? '';
+    expect(await readFile(file, 'utf8')).toBe(r.stdout);
     const ok = await runCli(['audit', 'verify', '--data-dir', data, '--key', key, '--checkpoint', file]);
     expect(ok.code).toBe(0);
     // The data folder holds the session's daily checkpoint and this one; the one given is one of them.

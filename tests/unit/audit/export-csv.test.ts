@@ -17,9 +17,9 @@ import {
 } from './export-fixtures';
 
 const KOREAN_HEADERS = [
-  '순번', '시각(UTC)', '현지 시각', '세션', 'OS 사용자', '앱 사용자', '호스트', '이벤트', '행위 구분', '도구', '대상',
-  '결정', '규칙', '규칙 출처', '결과', '승인자', '승인 선택', '대기(ms)', '종료 코드', '소요(ms)', '인수 SHA-256',
-  '호출 ID', '상세',
+  '순번', '현지 시각', '시간대', 'UTC 시각(정밀)', '세션', 'OS 사용자', '앱 사용자', '호스트', '이벤트', '이벤트 코드',
+  '행위 구분', '도구', '대상', '결정', '결정 코드', '규칙', '규칙 출처', '결과', '결과 코드', '승인자', '승인 선택',
+  '승인 선택 코드', '대기(ms)', '종료 코드', '소요(ms)', '인수 SHA-256', '호출 ID', '상세',
 ];
 
 /**
@@ -85,7 +85,7 @@ function writeAndReadBack(name: string, content: string): Buffer {
 describe('CSV export', () => {
   const hostile = FORMULA_TARGETS.map((target, i) => hostileRow(100 + i, target));
   const rows = [PROPOSED, PERMISSION_DENIED, APPROVAL, FINISHED, FAILED_NEGATIVE_EXIT, REQUEST, ...hostile];
-  const bytes = writeAndReadBack('audit.csv', CSV_BOM + csvHeaderLine() + rows.map(csvRow).join(''));
+  const bytes = writeAndReadBack('audit.csv', CSV_BOM + csvHeaderLine() + rows.map((r) => csvRow(r)).join(''));
   const text = bytes.subarray(3).toString('utf8');
   const records = parseRfc4180(text);
   const bySeq = new Map(records.slice(1).map((r) => [r[0], r]));
@@ -112,17 +112,39 @@ describe('CSV export', () => {
     expect(cell(11, '앱 사용자')).toBe('김민수');
     expect(cell(11, '호스트')).toBe('PC-재무팀-07');
     expect(cell(11, '행위 구분')).toBe('수정');
-    expect(cell(11, '시각(UTC)')).toBe('2026-12-02T14:05:11.123Z');
-    expect(cell(11, '현지 시각')).toBe('2026-12-02T23:05:11.123+09:00');
+    expect(cell(11, 'UTC 시각(정밀)')).toBe('2026-12-02T14:05:11.123Z');
+    expect(cell(11, '시간대')).toBe('UTC+09:00');
     expect(cell(11, '인수 SHA-256')).toBe('a3f1'.repeat(16));
     expect(cell(11, '호출 ID')).toBe('call-42');
   });
 
   it('projects permission, approval and execution fields into their columns', () => {
-    expect([cell(12, '결정'), cell(12, '규칙'), cell(12, '규칙 출처')]).toEqual(['deny', 'fs.write(C:\\Users\\*\\문서\\**)', 'admin']);
-    expect([cell(13, '승인자'), cell(13, '승인 선택'), cell(13, '대기(ms)')]).toEqual(['이영희', 'session', '1234']);
+    expect([cell(12, '결정 코드'), cell(12, '규칙'), cell(12, '규칙 출처')]).toEqual(['deny', 'fs.write(C:\\Users\\*\\문서\\**)', 'admin']);
+    // A choice this build has no word for shows as itself.
+    expect([cell(13, '승인자'), cell(13, '승인 선택'), cell(13, '승인 선택 코드'), cell(13, '대기(ms)')]).toEqual(['이영희', 'session', 'session', '1234']);
     expect(cell(13, '대상')).toBe(COMMAND_LINE);
-    expect([cell(15, '결과'), cell(15, '종료 코드'), cell(15, '소요(ms)')]).toEqual(['ok', '0', '842']);
+    expect([cell(15, '결과 코드'), cell(15, '종료 코드'), cell(15, '소요(ms)')]).toEqual(['ok', '0', '842']);
+  });
+
+  it('names event types, decisions and outcomes in Korean words, each followed by its code (issue 15 item 16)', () => {
+    expect([cell(12, '이벤트'), cell(12, '이벤트 코드'), cell(12, '결정'), cell(12, '결정 코드')]).toEqual(['권한 판정', 'permission.decided', '거부', 'deny']);
+    expect([cell(15, '이벤트'), cell(15, '결과'), cell(15, '결과 코드')]).toEqual(['실행 완료', '성공', 'ok']);
+    expect([cell(19, '이벤트'), cell(19, '결정'), cell(19, '결과')]).toEqual(['사용자 요청', '', '']);
+    const approved = parseRfc4180(csvHeaderLine() + csvRow({ ...APPROVAL, data: { ...APPROVAL.data, choice: 'allow-session' } }))[1] ?? [];
+    expect(approved[KOREAN_HEADERS.indexOf('승인 선택')]).toBe('이 세션 동안 허용');
+    const english = parseRfc4180(csvHeaderLine('en') + csvRow(PERMISSION_DENIED, 'en'));
+    const en = (header: string): string => english[1]?.[english[0]?.indexOf(header) ?? -1] ?? '(missing cell)';
+    expect([en('Event'), en('Event code'), en('Decision'), en('Decision code')]).toEqual(['Permission decided', 'permission.decided', 'Denied', 'deny']);
+  });
+
+  it('writes the local time as Excel reads a date, and keeps the exact UTC instant beside it', () => {
+    // Excel takes `yyyy-mm-dd hh:mm:ss` as a date and time in every locale; ISO text with T, Z,
+    // milliseconds or an offset stays text (docs/2026-12-03-csv-for-excel.md).
+    expect(cell(11, '현지 시각')).toBe('2026-12-02 23:05:11');
+    expect(cell(11, '현지 시각')).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    expect(cell(11, 'UTC 시각(정밀)')).toBe('2026-12-02T14:05:11.123Z');
+    const corrupt = parseRfc4180(csvHeaderLine() + csvRow({ ...PROPOSED, tzOffsetMinutes: 5000 }))[1] ?? [];
+    expect([corrupt[KOREAN_HEADERS.indexOf('현지 시각')], corrupt[KOREAN_HEADERS.indexOf('시간대')]]).toEqual(['', '']);
   });
 
   it('round-trips the detail JSON, quotes and commas included', () => {
@@ -158,7 +180,7 @@ describe('CSV export', () => {
   });
 
   it('writes English headers on request', () => {
-    expect(parseRfc4180(csvHeaderLine('en'))[0]?.slice(0, 3)).toEqual(['Seq', 'Time (UTC)', 'Local time']);
+    expect(parseRfc4180(csvHeaderLine('en'))[0]?.slice(0, 4)).toEqual(['Seq', 'Local time', 'Time zone', 'UTC time (exact)']);
   });
 });
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { u64 } from '../ledger/bytes';
 import type { LedgerHead } from '../ledger/rows';
 import { deriveKey, textMac, type SealKey } from '../ledger/seal-key';
+import { readCheckpointFields } from './checkpoint-text';
 
 /**
  * A checkpoint in the C2SP tlog-checkpoint layout (https://c2sp.org/tlog-checkpoint): origin line,
@@ -24,7 +25,7 @@ export interface Checkpoint {
   readonly rootHash: string;
   /** `time <ISO>` and any other extension lines, as written. */
   readonly extensions: readonly string[];
-  readonly signature?: { readonly name: string; readonly epoch: number; readonly mac: Buffer };
+  readonly signature?: { readonly name: string; readonly epoch: number; readonly mac: Buffer; readonly base64: string };
   /** The note body the signature covers (everything before the blank line, newline-terminated). */
   readonly body: string;
 }
@@ -40,31 +41,47 @@ export function formatCheckpoint(origin: string, head: LedgerHead, time: Date, k
   return `${body}\n\u2014 ${origin} ${signature.toString('base64')}\n`;
 }
 
-export class CheckpointFormatError extends Error {}
+export { CheckpointFormatError } from './checkpoint-text';
 
+/**
+ * Reads a checkpoint as written, pasted with the command's output around it, or typed back from
+ * paper (checkpoint-text.ts); `body` is the canonical note body, so the signature is checked over
+ * what formatCheckpoint signed whatever the typography. Throws CheckpointFormatError.
+ */
 export function parseCheckpoint(text: string): Checkpoint {
-  const normalized = text.replace(/\r\n/g, '\n');
-  const split = normalized.indexOf('\n\n');
-  if (split < 0) throw formatError('there is no blank line between the checkpoint body and its signature');
-  const body = normalized.slice(0, split + 1);
-  const [origin, sizeLine, hashLine, ...extensions] = body.slice(0, -1).split('\n');
-  if (!origin || /\s/.test(origin)) throw formatError('the first line must be the origin (no spaces)');
-  if (!sizeLine || !/^\d{1,15}$/.test(sizeLine)) throw formatError('the second line must be the number of records (seq)');
-  const root = Buffer.from(hashLine ?? '', 'base64');
-  if (root.length !== 32 || root.toString('base64') !== hashLine) throw formatError('the third line must be a base64 SHA-256 hash');
-  const signature = normalized
-    .slice(split + 2)
-    .split('\n')
-    .map((line) => /^\u2014 (\S+) ([A-Za-z0-9+/=]+)$/.exec(line))
-    .find((m) => m?.[1] === origin);
+  const fields = readCheckpointFields(text);
+  const signature = fields.signatures.find((s) => s.name.toLowerCase() === fields.origin.toLowerCase());
+  const decoded = signature ? decodeSignature(fields.origin, signature.base64) : undefined;
   return {
-    origin,
-    size: Number(sizeLine),
-    rootHash: root.toString('hex'),
-    extensions,
-    body,
-    ...(signature ? { signature: decodeSignature(signature[1] ?? '', signature[2] ?? '') } : {}),
+    origin: fields.origin,
+    size: fields.size,
+    rootHash: Buffer.from(fields.rootBase64, 'base64').toString('hex'),
+    extensions: fields.extensions,
+    body: checkpointBody(fields.origin, fields.size, fields.rootBase64, fields.extensions),
+    ...(decoded ? { signature: decoded } : {}),
   };
+}
+
+/** The note body the signature covers, exactly as formatCheckpoint lays it out. */
+export function checkpointBody(origin: string, size: number, rootBase64: string, extensions: readonly string[]): string {
+  return [origin, String(size), rootBase64, ...extensions].map((line) => `${line}\n`).join('');
+}
+
+/** `checkpoint` with another root hash (a mistyped hash line corrected), its body re-laid. */
+export function withRootHash(checkpoint: Checkpoint, rootHash: string): Checkpoint {
+  const body = checkpointBody(checkpoint.origin, checkpoint.size, Buffer.from(rootHash, 'hex').toString('base64'), checkpoint.extensions);
+  return { ...checkpoint, rootHash, body };
+}
+
+/** The base64 signature Baram would have written for `checkpoint`'s body in `epoch` (≥ the key's). */
+export function expectedSignatureBase64(checkpoint: Checkpoint, verificationKey: SealKey, epoch: number): string | undefined {
+  if (epoch < verificationKey.epoch) return undefined;
+  const key = deriveKey(verificationKey, epoch);
+  try {
+    return Buffer.concat([keyId(checkpoint.origin), u64(epoch), textMac(key, SIGNATURE_DOMAIN, checkpoint.body)]).toString('base64');
+  } finally {
+    key.key.fill(0);
+  }
 }
 
 /** True when the checkpoint carries a Baram signature that the verification key confirms. */
@@ -79,18 +96,12 @@ export function checkpointSignatureValid(checkpoint: Checkpoint, verificationKey
   }
 }
 
-function decodeSignature(name: string, base64: string): { name: string; epoch: number; mac: Buffer } | undefined {
+function decodeSignature(name: string, base64: string): { name: string; epoch: number; mac: Buffer; base64: string } | undefined {
   const bytes = Buffer.from(base64, 'base64');
   if (bytes.length !== 4 + 8 + 32) return undefined;
-  return { name, epoch: Number(bytes.readBigUInt64BE(4)), mac: bytes.subarray(12) };
+  return { name, epoch: Number(bytes.readBigUInt64BE(4)), mac: bytes.subarray(12), base64 };
 }
 
 function keyId(origin: string): Buffer {
   return createHash('sha256').update(KEY_ID_DOMAIN).update(origin).digest().subarray(0, 4);
-}
-
-function formatError(what: string): CheckpointFormatError {
-  return new CheckpointFormatError(
-    `체크포인트 형식이 아닙니다: ${what}. 'baram audit checkpoint'가 만든 텍스트를 그대로 넣으세요. / Not a Baram checkpoint: ${what}. Pass the text 'baram audit checkpoint' printed, unchanged.`,
-  );
 }

@@ -1,7 +1,9 @@
-import { pick, type Lang, type Text } from '../../../common/i18n';
+import { pick, text, type Lang, type Text } from '../../../common/i18n';
 import type { StoredEventBody } from '../ledger/canonical-event';
 import { eventFields, type EventFields } from './event-fields';
 import { LINE_UNSAFE_EXCEPT_CR_LF_TAB, escapeText } from './line-safe';
+import { eventTypeLabel } from './summary';
+import { choiceLabel, decisionLabel, outcomeLabel } from './value-labels';
 
 /**
  * CSV for spreadsheets (SPEC A-*: UTF-8 BOM, CRLF, Korean headers, formula-injection safe).
@@ -15,34 +17,51 @@ const CRLF = '\r\n';
 
 interface CsvColumn {
   readonly header: Text;
-  readonly value: (fields: EventFields) => string;
+  readonly value: (fields: EventFields, lang: Lang) => string;
 }
 
-/** One table for header and rows, so a column can never be added to one and not the other. */
+const word = (label: (code: string) => Text, code: (f: EventFields) => string) => (f: EventFields, lang: Lang): string =>
+  code(f) === '' ? '' : pick(label(code(f)), lang);
+
+/**
+ * One table for header and rows, so a column can never be added to one and not the other.
+ *
+ * Times (issue 15 item 16): the first is local office time as `2026-12-02 23:05:11`, which Excel
+ * reads as a date in every locale, so a sheet sorts and filters by it; the offset and the exact UTC
+ * instant with milliseconds (as stored, text to Excel) follow in their own columns. Event types,
+ * decisions, approval choices and outcomes are words in the export's language, each followed by
+ * its code, so filters written against the codes keep working (docs/2026-12-03-csv-for-excel.md).
+ */
 const COLUMNS: readonly CsvColumn[] = [
-  { header: { ko: '순번', en: 'Seq' }, value: (f) => f.seq },
-  { header: { ko: '시각(UTC)', en: 'Time (UTC)' }, value: (f) => f.time },
-  { header: { ko: '현지 시각', en: 'Local time' }, value: (f) => f.localTime },
-  { header: { ko: '세션', en: 'Session' }, value: (f) => f.sessionId },
-  { header: { ko: 'OS 사용자', en: 'OS user' }, value: (f) => f.osUser },
-  { header: { ko: '앱 사용자', en: 'App user' }, value: (f) => f.appUser },
-  { header: { ko: '호스트', en: 'Host' }, value: (f) => f.hostId },
-  { header: { ko: '이벤트', en: 'Event' }, value: (f) => f.type },
-  { header: { ko: '행위 구분', en: 'Action class' }, value: (f) => f.actionClass },
-  { header: { ko: '도구', en: 'Tool' }, value: (f) => f.tool },
-  { header: { ko: '대상', en: 'Target' }, value: (f) => f.target },
-  { header: { ko: '결정', en: 'Decision' }, value: (f) => f.decision },
-  { header: { ko: '규칙', en: 'Rule' }, value: (f) => f.rule },
-  { header: { ko: '규칙 출처', en: 'Rule source' }, value: (f) => f.ruleSource },
-  { header: { ko: '결과', en: 'Outcome' }, value: (f) => f.outcome },
-  { header: { ko: '승인자', en: 'Approver' }, value: (f) => f.approver },
-  { header: { ko: '승인 선택', en: 'Approval choice' }, value: (f) => f.choice },
-  { header: { ko: '대기(ms)', en: 'Waited (ms)' }, value: (f) => f.waitedMs },
-  { header: { ko: '종료 코드', en: 'Exit code' }, value: (f) => f.exitCode },
-  { header: { ko: '소요(ms)', en: 'Duration (ms)' }, value: (f) => f.durationMs },
-  { header: { ko: '인수 SHA-256', en: 'Arguments SHA-256' }, value: (f) => f.argsSha256 },
-  { header: { ko: '호출 ID', en: 'Call ID' }, value: (f) => f.callId },
-  { header: { ko: '상세', en: 'Detail' }, value: (f) => f.detail },
+  { header: text('순번', 'Seq'), value: (f) => f.seq },
+  { header: text('현지 시각', 'Local time'), value: (f) => f.localDateTime },
+  // `UTC+09:00`, not `+09:00`: a cell starting with + is neutralised as a formula starter below.
+  { header: text('시간대', 'Time zone'), value: (f) => (f.utcOffset === '' ? '' : `UTC${f.utcOffset}`) },
+  { header: text('UTC 시각(정밀)', 'UTC time (exact)'), value: (f) => f.time },
+  { header: text('세션', 'Session'), value: (f) => f.sessionId },
+  { header: text('OS 사용자', 'OS user'), value: (f) => f.osUser },
+  { header: text('앱 사용자', 'App user'), value: (f) => f.appUser },
+  { header: text('호스트', 'Host'), value: (f) => f.hostId },
+  { header: text('이벤트', 'Event'), value: word(eventTypeLabel, (f) => f.type) },
+  { header: text('이벤트 코드', 'Event code'), value: (f) => f.type },
+  { header: text('행위 구분', 'Action class'), value: (f) => f.actionClass },
+  { header: text('도구', 'Tool'), value: (f) => f.tool },
+  { header: text('대상', 'Target'), value: (f) => f.target },
+  { header: text('결정', 'Decision'), value: word(decisionLabel, (f) => f.decision) },
+  { header: text('결정 코드', 'Decision code'), value: (f) => f.decision },
+  { header: text('규칙', 'Rule'), value: (f) => f.rule },
+  { header: text('규칙 출처', 'Rule source'), value: (f) => f.ruleSource },
+  { header: text('결과', 'Outcome'), value: word(outcomeLabel, (f) => f.outcome) },
+  { header: text('결과 코드', 'Outcome code'), value: (f) => f.outcome },
+  { header: text('승인자', 'Approver'), value: (f) => f.approver },
+  { header: text('승인 선택', 'Approval choice'), value: word(choiceLabel, (f) => f.choice) },
+  { header: text('승인 선택 코드', 'Approval choice code'), value: (f) => f.choice },
+  { header: text('대기(ms)', 'Waited (ms)'), value: (f) => f.waitedMs },
+  { header: text('종료 코드', 'Exit code'), value: (f) => f.exitCode },
+  { header: text('소요(ms)', 'Duration (ms)'), value: (f) => f.durationMs },
+  { header: text('인수 SHA-256', 'Arguments SHA-256'), value: (f) => f.argsSha256 },
+  { header: text('호출 ID', 'Call ID'), value: (f) => f.callId },
+  { header: text('상세', 'Detail'), value: (f) => f.detail },
 ];
 
 /** The header record; Korean by default (SPEC), English for offices that ask for it. */
@@ -50,9 +69,10 @@ export function csvHeaderLine(lang: Lang = 'ko'): string {
   return COLUMNS.map((c) => csvCell(pick(c.header, lang))).join(',') + CRLF;
 }
 
-export function csvRow(body: StoredEventBody): string {
+/** One record; the words follow `lang`, like the header. */
+export function csvRow(body: StoredEventBody, lang: Lang = 'ko'): string {
   const fields = eventFields(body);
-  return COLUMNS.map((c) => csvCell(c.value(fields))).join(',') + CRLF;
+  return COLUMNS.map((c) => csvCell(c.value(fields, lang))).join(',') + CRLF;
 }
 
 /**

@@ -18,6 +18,14 @@ export interface EventFields {
   readonly timeEpochMs: string;
   /** The office's wall-clock time at the event, with its offset (2026-12-02T23:05:01.123+09:00). */
   readonly localTime: string;
+  /**
+   * The same wall-clock time as `2026-12-02 23:05:01` (seconds, no offset): the one form every
+   * Excel locale reads as a date and time on opening a CSV. ISO text with `T`, milliseconds or an
+   * offset stays text there and cannot be sorted or filtered as a date.
+   */
+  readonly localDateTime: string;
+  /** The office's offset from UTC at the event (`+09:00`), or '' when the stored one is corrupt. */
+  readonly utcOffset: string;
   readonly sessionId: string;
   readonly osUser: string;
   readonly appUser: string;
@@ -54,11 +62,14 @@ export function eventFields(body: StoredEventBody): EventFields {
   const proposed = body.type === 'tool.proposed' ? data : undefined;
   const targets = Array.isArray(body.target) ? body.target.map((t: unknown) => cellText(t)) : [];
   const epochMs = utcEpochMs(body.time);
+  const local = epochMs === undefined ? undefined : localTimeOf(epochMs, body.tzOffsetMinutes);
   return {
     seq: cellText(body.seq),
     time: cellText(body.time),
     timeEpochMs: epochMs === undefined ? '' : String(epochMs),
-    localTime: epochMs === undefined ? '' : localIsoTime(epochMs, body.tzOffsetMinutes),
+    localTime: local === undefined ? '' : `${local.wallClock}${local.offset}`,
+    localDateTime: local === undefined ? '' : `${local.wallClock.slice(0, 10)} ${local.wallClock.slice(11, 19)}`,
+    utcOffset: local?.offset ?? '',
     sessionId: cellText(body.sessionId),
     osUser: cellText(body.osUser),
     appUser: cellText(body.appUser),
@@ -116,13 +127,14 @@ function utcEpochMs(time: unknown): number | undefined {
  */
 const MAX_OFFSET_MINUTES = 18 * 60;
 
-function localIsoTime(epochMs: number, offsetMinutes: unknown): string {
-  if (typeof offsetMinutes !== 'number' || !Number.isInteger(offsetMinutes)) return '';
-  if (Math.abs(offsetMinutes) > MAX_OFFSET_MINUTES) return '';
+/** Wall-clock ISO text without zone (2026-12-02T23:05:01.123) and the offset (+09:00). */
+function localTimeOf(epochMs: number, offsetMinutes: unknown): { readonly wallClock: string; readonly offset: string } | undefined {
+  if (typeof offsetMinutes !== 'number' || !Number.isInteger(offsetMinutes)) return undefined;
+  if (Math.abs(offsetMinutes) > MAX_OFFSET_MINUTES) return undefined;
   const shifted = new Date(epochMs + offsetMinutes * 60_000).toISOString();
   const sign = offsetMinutes < 0 ? '-' : '+';
   const abs = Math.abs(offsetMinutes);
   const hh = String(Math.floor(abs / 60)).padStart(2, '0');
   const mm = String(abs % 60).padStart(2, '0');
-  return `${shifted.slice(0, -1)}${sign}${hh}:${mm}`;
+  return { wallClock: shifted.slice(0, -1), offset: `${sign}${hh}:${mm}` };
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Lang } from '../../../common/i18n';
 import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { takeCheckpoint } from '../checkpoint/checkpoint-store';
@@ -24,6 +25,8 @@ export interface ExportRequest {
   readonly hostId: string;
   readonly productVersion: string;
   readonly now: Date;
+  /** Language of a CSV's headers and words (default Korean). */
+  readonly lang?: Lang;
 }
 
 export interface ExportSummary {
@@ -99,7 +102,7 @@ function encoderFor(request: ExportRequest): Encoder {
     case 'jsonl':
       return { start: '', line: (row) => jsonlRowLine(row) };
     case 'csv':
-      return { start: CSV_BOM + csvHeaderLine('ko'), line: (_row, body) => csvRow(body) };
+      return { start: CSV_BOM + csvHeaderLine(request.lang), line: (_row, body) => csvRow(body, request.lang) };
     case 'syslog':
       return { start: '', line: (_row, body) => `${syslogLine(body)}\n` };
     case 'cef':

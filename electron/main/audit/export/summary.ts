@@ -2,6 +2,7 @@ import type { AuditEventType } from '../../../common/audit-events';
 import type { Text } from '../../../common/i18n';
 import type { EventFields } from './event-fields';
 import { escapeText } from './line-safe';
+import { labelOf } from './value-labels';
 
 /**
  * Human names of event types, for summaries (syslog, CEF, `baram audit tail`). Complete by type; a
@@ -34,7 +35,7 @@ const EVENT_TYPE_LABELS: Readonly<Record<AuditEventType, Text>> = {
 };
 
 export function eventTypeLabel(type: string): Text {
-  return (EVENT_TYPE_LABELS as Readonly<Record<string, Text>>)[type] ?? { ko: type, en: type };
+  return labelOf(EVENT_TYPE_LABELS, type);
 }
 
 /** A summary names one target; a long command line would otherwise push everything else off a SIEM's list view. */
@@ -77,6 +78,7 @@ function clip(value: string, max: number): string {
  */
 const INVISIBLE = /[\u061c\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
-function oneLine(value: string): string {
+/** `value` as one line of plain text: controls become spaces, invisible characters escape text. */
+export function oneLine(value: string): string {
   return value.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(INVISIBLE, escapeText);
 }

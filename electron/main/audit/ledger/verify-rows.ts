@@ -49,9 +49,28 @@ export interface LedgerReport {
   readonly deletedThroughSeq: number;
 }
 
-export type LedgerVerdict =
+/**
+ * A checkpoint the auditor gave that is a mistyped copy of one this ledger matches (mistyped.ts):
+ * not counted, not evidence of tampering, reported as malformed. `line` is the part that slipped.
+ */
+export interface MistypedCheckpoint {
+  readonly size: number;
+  readonly line: 'size' | 'hash' | 'signature';
+  /** For a mistyped size: the seq whose hash the checkpoint holds. */
+  readonly seq?: number;
+}
+
+export type LedgerVerdict = (
   | ({ readonly ok: true } & LedgerReport)
-  | { readonly ok: false; readonly firstBadSeq: number; readonly reason: LedgerDamage; readonly detail: string };
+  | {
+      readonly ok: false;
+      readonly firstBadSeq: number;
+      readonly reason: LedgerDamage;
+      readonly detail: string;
+      /** The body of the checkpoint the failure was found against, when one was (rewritten, truncated, bad-checkpoint). */
+      readonly checkpointBody?: string;
+    }
+) & { readonly mistypedCheckpoints?: readonly MistypedCheckpoint[] };
 
 export type LedgerFailure = Extract<LedgerVerdict, { ok: false }>;
 

@@ -1,5 +1,7 @@
+import type { Checkpoint } from '../checkpoint/checkpoint';
 import { localCheckpoints } from '../checkpoint/checkpoint-files';
-import { ledgerSegments } from './read-rows';
+import { verifyTolerantOfSlips } from '../checkpoint/mistyped';
+import { ledgerSegments, readLedgerRows } from './read-rows';
 import { ChainVerifier, type LedgerVerdict, type VerifyOptions } from './verify-rows';
 
 /**
@@ -14,9 +16,14 @@ import { ChainVerifier, type LedgerVerdict, type VerifyOptions } from './verify-
  * copy while the folder kept its newer checkpoints.
  */
 export function verifyLedger(dir: string, options: VerifyOptions = {}): LedgerVerdict {
+  const local = localCheckpoints(dir);
+  return verifyTolerantOfSlips((given) => verifyOnce(dir, options, given, local), options.checkpoints ?? [], () => readLedgerRows(dir), options.key);
+}
+
+function verifyOnce(dir: string, options: VerifyOptions, given: readonly Checkpoint[], local: readonly Checkpoint[]): LedgerVerdict {
   // The same checkpoint given and found locally is checked once.
-  const checkpoints = new Map((options.checkpoints ?? []).map((c) => [c.body, c]));
-  for (const local of localCheckpoints(dir)) if (!checkpoints.has(local.body)) checkpoints.set(local.body, local);
+  const checkpoints = new Map(given.map((c) => [c.body, c]));
+  for (const own of local) if (!checkpoints.has(own.body)) checkpoints.set(own.body, own);
   const verifier = new ChainVerifier({ ...options, checkpoints: [...checkpoints.values()] });
   read: for (const { rows, startsSegment } of ledgerSegments(dir)) {
     let first = startsSegment;
