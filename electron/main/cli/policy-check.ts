@@ -30,14 +30,13 @@ export async function checkPolicyCommand(rest: readonly string[]): Promise<numbe
   const merged = mergePolicies(loaded.value, 'admin');
   if (!merged.ok) return report(file, merged.problems, lang);
   const p = merged.value.policy;
-  const unsafe = unsafeTrustedDirProblems(p.shell.trustedDirs, p.workspaceRoots, process.platform);
-  if (unsafe.length > 0) return report(file, unsafe, lang);
-  const roots = p.workspaceRoots.length > 0 ? p.workspaceRoots : [process.cwd()];
-  const testProblems = await checkPolicyTests(merged.value, roots.map((r) => (existsSync(r) ? realpathSync(r) : r)), lang);
   const catalog = toolCatalog();
   const warnings = policyWarnings(p, catalog);
-  if (testProblems.length > 0) {
-    report(file, testProblems, lang);
+  const unsafe = unsafeTrustedDirProblems(p.shell.trustedDirs, p.workspaceRoots, process.platform);
+  const roots = p.workspaceRoots.length > 0 ? p.workspaceRoots : [process.cwd()];
+  const problems = unsafe.length > 0 ? unsafe : await checkPolicyTests(merged.value, roots.map((r) => (existsSync(r) ? realpathSync(r) : r)), lang);
+  if (problems.length > 0) {
+    report(file, problems, lang);
     printWarnings(file, warnings, lang);
     return 1;
   }

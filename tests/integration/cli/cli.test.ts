@@ -81,7 +81,7 @@ describe('baram CLI (SPEC §7)', () => {
     const r = await runCli(['call', 'filesystem.read', '{not json', ...common()]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/not valid JSON/);
-    const typo = await runCli(['call', 'filesystem.read', '{}', '--aprove', 'all']);
+    const typo = await runCli(['call', 'filesystem.read', '{}', '--aprove', 'all', '--lang', 'en']);
     expect(typo.code).toBe(2);
     expect(typo.stderr).toMatch(/Unknown option --aprove/);
   });
