@@ -2,12 +2,12 @@ import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promi
 import { parse } from 'jsonc-parser';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AuditEventInput, AuditSink } from '../../electron/common/audit-events';
 import { builtinTools } from '../../electron/main/gate';
 import { gateMessages } from '../../electron/main/gate/messages';
 import { approvePlan, runTool } from '../../electron/main/gate/run-tool';
 import { createFileAccess } from '../../electron/main/host/files';
 import { openSession } from '../../electron/main/runtime/session';
+import { MemorySink } from './lib/memory-sink';
 import { percentile, printRows } from './lib/stats';
 
 /**
@@ -24,17 +24,6 @@ import { percentile, printRows } from './lib/stats';
 const CALLS = 10_000;
 const WARMUP = 2_000;
 const TARGET_P99_MS = 1;
-
-/** Keeps only the last call's execution duration; the gate awaits it like a real ledger. */
-class MemorySink implements AuditSink {
-  private seq = 0;
-  lastDurationMs = 0;
-  async append(e: AuditEventInput): Promise<number> {
-    if (e.type === 'execution.finished' && typeof e.data?.durationMs === 'number') this.lastDurationMs = e.data.durationMs;
-    return ++this.seq;
-  }
-  async close(): Promise<void> {}
-}
 
 async function main(): Promise<void> {
   const base = await realpath(await mkdtemp(join(tmpdir(), 'baram-bench-gate-')));

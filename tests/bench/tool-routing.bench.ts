@@ -1,4 +1,14 @@
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { answerTo } from '../../electron/common/approval';
+import { Agent } from '../../electron/main/agent/agent';
+import { ConversationStore } from '../../electron/main/agent/conversations';
+import { systemPrompt } from '../../electron/main/agent/prompt';
 import { toolCatalog } from '../../electron/main/gate/catalog';
+import type { GenerateRequest, ModelBackend, ModelMessage } from '../../electron/main/model';
+import { openSession } from '../../electron/main/runtime/session';
+import { MemorySink } from './lib/memory-sink';
 import { outputBudgetFor } from '../../electron/main/agent/routing/budget';
 import { route, RoutingState } from '../../electron/main/agent/routing/router';
 import { definitionOf, estimateToolTokens } from '../../electron/main/agent/routing/tool-block';
@@ -13,9 +23,9 @@ import { routingCorpus } from './tool-routing-corpus';
  *   1. over 40 requests (30 Korean, 10 English): the routed tool block ≤ 25% of all tools' full
  *      schemas (each request; block cost = render with tools − render without), and a correct
  *      tool offered for ≥ 38 of 40;
- *   2. a five-step task (list → search → read → write → answer) as five successive model requests
- *      of one conversation: ≥ 90% of each follow-up request's prompt tokens are a prefix of the
- *      previous request's;
+ *   2. a five-step task (list → search → read → write → answer) run by the real agent loop on a
+ *      real session, its five model requests recorded: ≥ 90% of each follow-up request's prompt
+ *      tokens are a prefix of the previous request's;
  *   3. Baram's routing time per turn p95 < 5 ms.
  * Also printed: the runtime estimate against the real count, and (no target) what a conversation
  * of five separate user requests costs when the routed set grows.
@@ -75,65 +85,40 @@ console.log(
 );
 
 // ── 2. five-step task: prompt-cache prefix ────────────────────────────────────────────────────
-const SYSTEM =
-  '당신은 바람(Baram), 사무실 컴퓨터에서 일하는 도우미입니다. 사용자의 작업 폴더 안에서만 도구로 일합니다. ' +
-  '도구가 필요하면 한 번에 하나씩 부르고, 결과를 보고 다음 단계를 정하세요. 파일을 바꾸거나 지우는 도구는 사용자가 승인해야 실행됩니다. ' +
-  '목록에만 있는 도구는 tool_search로 정의를 받은 뒤 부르세요. 답은 한국어로 짧고 분명하게 하세요. 오늘 날짜: 2026-12-03.';
+// The real loop (Agent, a real session and gate on a temp workspace holding the task's files):
+// each request the agent sends is recorded and rendered with the Qwen3 template, exactly as a
+// server would see it; the model's side is a scripted backend.
 const TASK = "보고서 폴더에서 '예산'이 들어간 파일을 찾아 내용을 읽고, 세 줄 요약을 요약.txt로 저장해줘";
 const budget = outputBudgetFor(8192);
-const clip = (s: string) => (s.length <= budget ? s : s.slice(0, budget));
-const listing = [
-  '보고서/2024_예산안_최종.txt  파일  3.2 KB  2024-11-02 09:14',
-  '보고서/2024_하반기_실적.xlsx  파일  48.2 KB  2024-11-20 17:40',
-  '보고서/회의록_1101.txt  파일  2.1 KB  2024-11-01 17:40',
-  '보고서/회의록_1115.txt  파일  1.9 KB  2024-11-15 16:02',
-  '보고서/출장비_정산.csv  파일  12.0 KB  2024-11-28 10:11',
-  '보고서/보관/  폴더',
+const memo = [
+  '2024년 하반기 예산 집행 현황 보고',
+  '1. 인건비: 계획 대비 98% 집행, 신규 채용 2명 반영',
+  '2. 운영비: 사무용품 구매가 늘어 104% 집행되었습니다. 다음 분기에는 공동 구매로 줄일 예정입니다.',
+  '3. 출장비: 지방 사업장 점검이 늘어 계획보다 12% 많이 썼습니다.',
+  '4. 교육비: 온라인 과정으로 바꿔 81%만 집행했습니다.',
+  '5. 시설 유지비: 냉난방기 교체 1건(1,200만 원)이 포함되어 110%입니다.',
+  '총 집행률: 99.2% (계획 8억 4천만 원, 집행 8억 3천3백만 원)',
+  '조치: 운영비와 시설비의 초과분은 예비비에서 충당합니다.',
+  '다음 분기 예산 조정안은 12월 5일까지 제출해 주십시오.',
+  '담당: 총무팀 김민수 과장 (내선 2341)',
 ].join('\n');
-const hits = [
-  '보고서/2024_예산안_최종.txt:1:2024년 하반기 예산 집행 현황 보고',
-  '보고서/2024_예산안_최종.txt:9:다음 분기 예산 조정안은 12월 5일까지 제출',
-  '보고서/회의록_1115.txt:4:- 예산 집행률 점검 (총무팀)',
-].join('\n');
-const memo = clip(
-  [
-    '2024년 하반기 예산 집행 현황 보고',
-    '1. 인건비: 계획 대비 98% 집행, 신규 채용 2명 반영',
-    '2. 운영비: 사무용품 구매가 늘어 104% 집행되었습니다. 다음 분기에는 공동 구매로 줄일 예정입니다.',
-    '3. 출장비: 지방 사업장 점검이 늘어 계획보다 12% 많이 썼습니다.',
-    '4. 교육비: 온라인 과정으로 바꿔 81%만 집행했습니다.',
-    '5. 시설 유지비: 냉난방기 교체 1건(1,200만 원)이 포함되어 110%입니다.',
-    '총 집행률: 99.2% (계획 8억 4천만 원, 집행 8억 3천3백만 원)',
-    '조치: 운영비와 시설비의 초과분은 예비비에서 충당합니다.',
-    '다음 분기 예산 조정안은 12월 5일까지 제출해 주십시오.',
-    '담당: 총무팀 김민수 과장 (내선 2341)',
-  ].join('\n'),
-);
 const summary = '1. 하반기 총 집행률 99.2%\n2. 운영비·시설비 초과분은 예비비로 충당\n3. 조정안 제출 기한 12월 5일';
-const steps: { call: string; args: Record<string, unknown>; result: string }[] = [
-  { call: 'filesystem.list', args: { path: '보고서' }, result: listing },
-  { call: 'search.text', args: { pattern: '예산', path: '보고서' }, result: hits },
-  { call: 'filesystem.read', args: { path: '보고서/2024_예산안_최종.txt' }, result: memo },
-  { call: 'filesystem.write', args: { path: '요약.txt', content: summary }, result: '요약.txt 파일을 만들었습니다 (3줄, 98바이트).' },
+const steps: { call: string; args: Record<string, unknown> }[] = [
+  { call: 'filesystem.list', args: { path: '보고서' } },
+  { call: 'search.text', args: { pattern: '예산', path: '보고서' } },
+  { call: 'filesystem.read', args: { path: '보고서/2024_예산안_최종.txt' } },
+  { call: 'filesystem.write', args: { path: '요약.txt', content: summary } },
 ];
-const state = new RoutingState();
-const messages: ChatMessage[] = [
-  { role: 'system', content: SYSTEM },
-  { role: 'user', content: TASK },
-];
+const recorded = await recordFiveStepTask();
 let previous: number[] | null = null;
 let worstPrefix = 1;
 let worstReuse = 1;
-let firstBlock = '';
-let blocksIdentical = true;
-const offeredAtStart = route(TASK, new RoutingState(), tools, { lang: 'ko' }).schemas;
-console.log(`\nfive-step task: "${TASK}"`);
-console.log(`  tools offered: [${offeredAtStart.join(', ')}]; output budget for an 8k context: ${budget} characters`);
-for (let step = 0; step <= steps.length; step++) {
-  const r = route(TASK, state, tools, { lang: 'ko' });
-  if (step === 0) firstBlock = r.toolBlock;
-  else blocksIdentical &&= r.toolBlock === firstBlock;
-  const tokens = q.encode(q.render(messages, r.definitions, false));
+const blocks = recorded.map((r) => JSON.stringify(r.tools));
+const blocksIdentical = blocks.every((b) => b === blocks[0]);
+console.log(`\nfive-step task through the agent loop: "${TASK}"`);
+console.log(`  tools offered: [${recorded[0]!.tools.map((t) => t.name).join(', ')}]; output budget for an 8k context: ${budget} characters`);
+recorded.forEach((r, step) => {
+  const tokens = q.encode(q.render(r.messages.map(toChatMessage), r.tools.map((t) => ({ type: 'function', function: t })), false));
   if (previous) {
     const common = commonPrefix(previous, tokens);
     const share = common / tokens.length;
@@ -145,12 +130,8 @@ for (let step = 0; step <= steps.length; step++) {
     );
   } else console.log(`  request 1: ${tokens.length} tokens`);
   previous = tokens;
-  const s = steps[step];
-  if (!s) break;
-  // What the model would answer, then the gate's result, appended as the loop does.
-  messages.push({ role: 'assistant', content: '', tool_calls: [{ type: 'function', function: { name: toWireName(s.call), arguments: s.args } }] });
-  messages.push({ role: 'tool', content: s.result });
-}
+});
+if (recorded.length !== steps.length + 1) console.log(`  (the loop sent ${recorded.length} requests, expected ${steps.length + 1}: NOT MET)`);
 console.log(`  tool block byte-identical over the five requests: ${blocksIdentical ? 'yes' : 'NO'}`);
 // The target read as the prompt cache sees it: of the tokens the server processed for the previous
 // request, the share that starts the follow-up unchanged (reused, not processed again). The share of
@@ -163,7 +144,7 @@ console.log(`(literal reading) share of the follow-up's own tokens in that prefi
 {
   const asks = ['보고서 폴더에 뭐가 있는지 보여줘', "'예산'이 들어간 파일 찾아줘", '그 파일 내용 읽어줘', '세 줄로 요약해서 요약.txt로 저장해줘', '고마워, 저장한 내용 다시 알려줘'];
   const st = new RoutingState();
-  const msgs: ChatMessage[] = [{ role: 'system', content: SYSTEM }];
+  const msgs: ChatMessage[] = [{ role: 'system', content: systemPrompt('ko', '/home/kim/업무') }];
   let prev: number[] | null = null;
   const rows: string[] = [];
   asks.forEach((ask, i) => {
@@ -175,7 +156,7 @@ console.log(`(literal reading) share of the follow-up's own tokens in that prefi
     prev = tokens;
     const s = steps[Math.min(i, steps.length - 1)]!;
     msgs.push({ role: 'assistant', content: '', tool_calls: [{ type: 'function', function: { name: toWireName(s.call), arguments: s.args } }] });
-    msgs.push({ role: 'tool', content: s.result });
+    msgs.push({ role: 'tool', content: recorded[Math.min(i, steps.length - 1) + 1]!.messages.at(-1)!.content });
     msgs.push({ role: 'assistant', content: '했습니다.' });
   });
   console.log('\n(no target) five separate user requests in one conversation — a request that admits a new tool changes the block:');
@@ -217,3 +198,44 @@ console.log(
 );
 console.log(`routing time per turn p95 ${p95.toFixed(3)} ms wall (target < ${TARGET_P95_MS} ms): ${verdict(p95 < TARGET_P95_MS)}`);
 console.log(`routing time per turn p95 ${cpuP95.toFixed(3)} ms CPU, this process only (target < ${TARGET_P95_MS} ms): ${verdict(cpuP95 < TARGET_P95_MS)}`);
+
+// ── the recorded task ────────────────────────────────────────────────────────────────────────
+async function recordFiveStepTask(): Promise<GenerateRequest[]> {
+  const base = await realpath(await mkdtemp(join(tmpdir(), 'baram-bench-prefix-')));
+  const ws = join(base, 'ws');
+  await mkdir(join(ws, '보고서', '보관'), { recursive: true });
+  await writeFile(join(ws, '보고서', '2024_예산안_최종.txt'), `${memo}\n`);
+  await writeFile(join(ws, '보고서', '회의록_1101.txt'), '11월 1일 회의록\n- 참석: 총무팀\n');
+  await writeFile(join(ws, '보고서', '회의록_1115.txt'), '11월 15일 회의록\n- 안건\n- 일정\n- 예산 집행률 점검 (총무팀)\n');
+  await writeFile(join(ws, '보고서', '출장비_정산.csv'), '이름,금액\n김민수,120000\n');
+  const session = await openSession({ workspace: ws, dataDir: join(base, 'data'), lang: 'ko', broker: { request: async (r) => answerTo(r, 'allow-once', 'bench') }, audit: new MemorySink() });
+  const store = ConversationStore.open(join(base, 'data', 'conversations.sqlite'));
+  const requests: GenerateRequest[] = [];
+  const backend: ModelBackend = {
+    kind: 'openai',
+    async *generate(request) {
+      requests.push({ ...request, messages: [...request.messages] });
+      const s = steps[request.messages.filter((m) => m.role === 'tool').length];
+      if (s) {
+        yield { type: 'tool_call', call: { id: `call_${requests.length}`, name: toWireName(s.call), arguments: s.args } };
+        yield { type: 'finish', reason: 'tool_calls' };
+      } else {
+        yield { type: 'text', delta: '요약.txt에 세 줄 요약을 저장했습니다.' };
+        yield { type: 'finish', reason: 'stop' };
+      }
+    },
+  };
+  const result = await new Agent({ gate: session.gate, backend, store, lang: 'ko', workspace: ws, modelLabel: 'bench' }).run(TASK);
+  if (result.status !== 'answered') console.log(`  the task ended ${result.status}: ${result.answer}`);
+  store.close();
+  await session.close();
+  await rm(base, { recursive: true, force: true });
+  return requests;
+}
+
+function toChatMessage(m: ModelMessage): ChatMessage {
+  if (m.role === 'assistant' && m.toolCalls?.length) {
+    return { role: 'assistant', content: m.content, tool_calls: m.toolCalls.map((c) => ({ type: 'function', function: { name: toWireName(c.name), arguments: c.arguments } })) };
+  }
+  return { role: m.role, content: m.content };
+}

@@ -69,7 +69,9 @@ export class ConversationStore {
     mkdirSync(dirname(file), { recursive: true });
     const db = new Database(file);
     db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = FULL');
+    // NORMAL, not the ledger's FULL: a conversation is working state, not evidence; WAL+NORMAL never
+    // corrupts, it may lose the last message on power loss, and saves an fsync per message.
+    db.pragma('synchronous = NORMAL');
     db.exec(`
       CREATE TABLE IF NOT EXISTS conversations (
         id TEXT PRIMARY KEY, title TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
