@@ -1,5 +1,5 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useTestGate } from '../../helpers/gate-harness';
@@ -88,6 +88,17 @@ describe('NFD names found by NFC input', () => {
     expect(move.text).toContain('Rename one of them');
     const listed = await g.call('filesystem.list', { path: '.' });
     expect(listed.text).toContain("Folder '.': 0 folders, 2 files");
+  });
+
+  it('a link reached through a respelled name is refused: the permission layer judged the typed spelling', async () => {
+    const g = await open({ files: { '비밀/a.txt': 'secret', '공개/b.txt': 'open' }, policy: { rules: { deny: ['filesystem.*(**/비밀/**)'] } } });
+    await symlink(join(g.workspace, '비밀'), join(g.workspace, nfd('바로가기')));
+    const r = await g.call('filesystem.read', { path: '바로가기/a.txt' });
+    expect(r.outcome).toBe('refused');
+    expect(r.text).not.toContain('secret');
+    // Spelled as on disk, the permission layer follows the link and the deny rule holds.
+    const exact = await g.call('filesystem.read', { path: `${nfd('바로가기')}/a.txt` });
+    expect(exact.outcome).toBe('denied');
   });
 
   it('a folder whose name differs only in normalisation from a sibling is ambiguous for paths below it', async () => {

@@ -38,9 +38,9 @@ describe('names as the disk spells them (issue 15 item 1)', () => {
   });
 
   it('finds the NFD spelling of an NFC name, keeps an exact one, and null for a missing one', () => {
-    expect(diskSpelling(dir, '휴가계.hwp', rules, 'x')).toBe(nfd('휴가계.hwp'));
-    expect(diskSpelling(dir, '다운로드', rules, 'x')).toBe(nfd('다운로드'));
-    expect(diskSpelling(dir, 'plain.txt', rules, 'x')).toBe('plain.txt');
+    expect(diskSpelling(dir, '휴가계.hwp', rules, 'x')).toEqual({ name: nfd('휴가계.hwp'), link: false });
+    expect(diskSpelling(dir, '다운로드', rules, 'x')).toEqual({ name: nfd('다운로드'), link: false });
+    expect(diskSpelling(dir, 'plain.txt', rules, 'x')).toEqual({ name: 'plain.txt', link: false });
     expect(diskSpelling(dir, '없음.txt', rules, 'x')).toBeNull();
     expect(diskSpelling(join(dir, 'missing-folder'), '휴가계.hwp', rules, 'x')).toBeNull();
   });

@@ -109,10 +109,15 @@ export class Confiner {
     if (rel === '.') return lexical;
     const names = rel.split('/');
     let dir = root;
+    let respelled = false;
     for (const [i, name] of names.entries()) {
       const onDisk = diskSpelling(dir, name, rules, given);
       if (onDisk === null) return rules.api.join(dir, ...names.slice(i));
-      dir = rules.api.join(dir, onDisk);
+      respelled ||= onDisk.name !== name;
+      // The permission layer judged the typed spelling, which names nothing on disk, so it could
+      // not follow a link at or behind the respelled name: where that leads was never judged.
+      if (respelled && onDisk.link) throw fileError('INVALID_PATH', given, 'symbolic link behind a name spelled otherwise on disk');
+      dir = rules.api.join(dir, onDisk.name);
     }
     return dir;
   }

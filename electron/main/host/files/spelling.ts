@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync } from 'node:fs';
+import { lstatSync, readdirSync, type Stats } from 'node:fs';
 import { fileError, isErrno } from './errors';
 import type { PathRules } from './path-rules';
 
@@ -24,6 +24,12 @@ export function hasNoTwin(name: string): boolean {
   return /^[\u0000-\u007f]*$/.test(name) && !/[;`K]/.test(name);
 }
 
+/** A name as the disk spells it, and whether that entry is a symbolic link. */
+export interface Spelled {
+  readonly name: string;
+  readonly link: boolean;
+}
+
 /**
  * The name in `dir` that the disk uses for `name`: `name` itself, another spelling of it, or null
  * when there is none (a path to be created keeps the typed spelling). Two entries that normalise
@@ -31,26 +37,31 @@ export function hasNoTwin(name: string): boolean {
  * one of them is spelled exactly as typed: the person approving sees two identical names and could
  * not tell which one a tool would act on.
  */
-export function diskSpelling(dir: string, name: string, rules: PathRules, given: string): string | null {
-  if (hasNoTwin(name)) return exists(rules.api.join(dir, name), given) ? name : null;
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch (e) {
-    if (isErrno(e, 'ENOENT', 'ENOTDIR')) return null;
-    throw fileError('IO', given, isErrno(e) ? e.code : undefined);
+export function diskSpelling(dir: string, name: string, rules: PathRules, given: string): Spelled | null {
+  let found: string | undefined = name;
+  if (!hasNoTwin(name)) {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch (e) {
+      if (isErrno(e, 'ENOENT', 'ENOTDIR')) return null;
+      throw fileError('IO', given, isErrno(e) ? e.code : undefined);
+    }
+    const wanted = rules.nameKey(name);
+    const same = names.filter((n) => rules.nameKey(n) === wanted);
+    if (same.length > 1) throw fileError('AMBIGUOUS', given, `${same.length} names differ only in Unicode normalisation`);
+    found = same[0];
   }
-  const wanted = rules.nameKey(name);
-  const same = names.filter((n) => rules.nameKey(n) === wanted);
-  if (same.length > 1) throw fileError('AMBIGUOUS', given, `${same.length} names differ only in Unicode normalisation`);
-  return same[0] ?? null;
+  if (found === undefined) return null;
+  const st = lstatOrNull(rules.api.join(dir, found), given);
+  return st === null ? null : { name: found, link: st.isSymbolicLink() };
 }
 
-function exists(p: string, given: string): boolean {
+function lstatOrNull(p: string, given: string): Stats | null {
   try {
-    return lstatSync(p, { throwIfNoEntry: false }) !== undefined;
+    return lstatSync(p, { throwIfNoEntry: false }) ?? null;
   } catch (e) {
-    if (isErrno(e, 'ENOENT', 'ENOTDIR')) return false;
+    if (isErrno(e, 'ENOENT', 'ENOTDIR')) return null;
     throw fileError('IO', given, isErrno(e) ? e.code : undefined);
   }
 }
