@@ -110,6 +110,8 @@ function mistypedLine(slip: MistypedCheckpoint): Text {
       return MISTYPED.hash(slip.size);
     case 'signature':
       return MISTYPED.signature(slip.size);
+    case 'time':
+      return MISTYPED.time(slip.size);
   }
 }
 

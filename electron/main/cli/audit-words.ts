@@ -60,6 +60,11 @@ export const MISTYPED = {
       `준 체크포인트(순번 ${size})는 형식이 맞지 않아 쓰지 않았습니다: 서명 줄(— 로 시작)의 몇 글자가 잘못 입력되었습니다. 조작의 증거가 아닙니다. 인쇄물과 한 글자씩 대조해 다시 입력하세요.`,
       `The checkpoint given for seq ${size} is malformed and was not used: a few characters of its signature line (starting with —) are mistyped. This is not evidence of tampering. Compare it with the printout character by character and type it again.`,
     ),
+  time: (size: number) =>
+    text(
+      `준 체크포인트(순번 ${size})는 형식이 맞지 않아 쓰지 않았습니다: 넷째 줄(시각)의 몇 글자가 이 기록이 만든 체크포인트와 다릅니다. 조작의 증거가 아닙니다. 인쇄물과 한 글자씩 대조해 다시 입력하세요.`,
+      `The checkpoint given for seq ${size} is malformed and was not used: a few characters of its fourth line (the time) differ from the checkpoint this ledger made. This is not evidence of tampering. Compare it with the printout character by character and type it again.`,
+    ),
 } as const;
 
 /** What verify says about a folder without its sealing key. */

@@ -2,7 +2,7 @@ import { epochOf } from '../ledger/epochs';
 import type { LedgerRow } from '../ledger/rows';
 import type { SealKey } from '../ledger/seal-key';
 import type { LedgerVerdict, MistypedCheckpoint } from '../ledger/verify-rows';
-import { checkpointBody, checkpointSignatureValid, expectedSignatureBase64, type Checkpoint } from './checkpoint';
+import { checkpointBody, checkpointSignatureValid, expectedSignatureBase64, parseCheckpoint, type Checkpoint } from './checkpoint';
 
 /**
  * A checkpoint typed back from paper with a slip in it must be reported as malformed, never as
@@ -46,10 +46,12 @@ function failedAgainst(verdict: Extract<LedgerVerdict, { ok: false }>, checkpoin
 function typingSlip(checkpoint: Checkpoint, rows: () => Iterable<LedgerRow>, key: SealKey | undefined): MistypedCheckpoint | undefined {
   let atSize: LedgerRow | undefined;
   let sameHash: LedgerRow | undefined;
+  let recorded: Checkpoint | undefined;
   for (const row of rows()) {
     if (row.seq === checkpoint.size) atSize ??= row;
     if (row.entryHash === checkpoint.rootHash) sameHash ??= row;
-    if (atSize && sameHash) break;
+    if (row.seq > checkpoint.size) recorded ??= recordedCheckpoint(row, checkpoint.size);
+    if (atSize && sameHash && recorded) break;
   }
   const signed = (size: number, rootHash: string): boolean => !key || signatureMatches(relaid(checkpoint, size, rootHash), key);
   if (atSize && atSize.entryHash !== checkpoint.rootHash && nearMiss(base64(atSize.entryHash), base64(checkpoint.rootHash)) && signed(atSize.seq, atSize.entryHash)) {
@@ -58,10 +60,29 @@ function typingSlip(checkpoint: Checkpoint, rows: () => Iterable<LedgerRow>, key
   if (sameHash && sameHash.seq !== checkpoint.size && signed(sameHash.seq, sameHash.entryHash)) {
     return { size: checkpoint.size, line: 'size', seq: sameHash.seq };
   }
-  if (key && atSize?.entryHash === checkpoint.rootHash && !checkpointSignatureValid(checkpoint, key) && signatureMatches(checkpoint, key)) {
-    return { size: checkpoint.size, line: 'signature' };
+  if (!key || atSize?.entryHash !== checkpoint.rootHash || checkpointSignatureValid(checkpoint, key)) return undefined;
+  if (signatureMatches(checkpoint, key)) return { size: checkpoint.size, line: 'signature' };
+  // The time line is signed too: compared with the checkpoint the ledger recorded when it was
+  // taken (its audit.checkpoint row), which must itself match the row and check under the key.
+  if (recorded && recorded.rootHash === atSize.entryHash && checkpointSignatureValid(recorded, key) && nearMiss(signedText(recorded), signedText(checkpoint))) {
+    return { size: checkpoint.size, line: 'time' };
   }
   return undefined;
+}
+
+/** The checkpoint an `audit.checkpoint` row recorded for `size`, if `row` is one. */
+function recordedCheckpoint(row: LedgerRow, size: number): Checkpoint | undefined {
+  if (!row.body.includes('"type":"audit.checkpoint"')) return undefined;
+  try {
+    const data = (JSON.parse(row.body) as { data?: { size?: unknown; text?: unknown } }).data;
+    return data?.size === size && typeof data.text === 'string' ? parseCheckpoint(data.text) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function signedText(checkpoint: Checkpoint): string {
+  return checkpoint.body + (checkpoint.signature?.base64 ?? '');
 }
 
 /** Valid, or within a few characters of the signature Baram would have written (in the signed epoch or the time line's). */

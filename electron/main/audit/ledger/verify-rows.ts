@@ -55,7 +55,7 @@ export interface LedgerReport {
  */
 export interface MistypedCheckpoint {
   readonly size: number;
-  readonly line: 'size' | 'hash' | 'signature';
+  readonly line: 'size' | 'hash' | 'signature' | 'time';
   /** For a mistyped size: the seq whose hash the checkpoint holds. */
   readonly seq?: number;
 }
