@@ -1,4 +1,3 @@
-import { existsSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { pick, text, type Lang } from '../../common/i18n';
 import { toolCatalog } from '../gate/catalog';
@@ -31,10 +30,11 @@ export async function checkPolicyCommand(rest: readonly string[]): Promise<numbe
   if (!merged.ok) return report(file, merged.problems, lang);
   const p = merged.value.policy;
   const catalog = toolCatalog();
-  const warnings = policyWarnings(p, catalog);
   const unsafe = unsafeTrustedDirProblems(p.shell.trustedDirs, p.workspaceRoots, process.platform);
   const roots = p.workspaceRoots.length > 0 ? p.workspaceRoots : [process.cwd()];
-  const problems = unsafe.length > 0 ? unsafe : await checkPolicyTests(merged.value, roots.map((r) => (existsSync(r) ? realpathSync(r) : r)), lang);
+  const tests = unsafe.length > 0 ? { problems: unsafe, warnings: [] } : await checkPolicyTests(merged.value, roots, lang);
+  const warnings = [...policyWarnings(p, catalog), ...tests.warnings];
+  const problems = tests.problems;
   if (problems.length > 0) {
     report(file, problems, lang);
     printWarnings(file, warnings, lang);

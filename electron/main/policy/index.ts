@@ -3,7 +3,7 @@ export { builtinPolicy, BUILTIN_DENY_ARGS, DEFAULT_DECISIONS } from './defaults'
 export { evaluatePermission } from './evaluate';
 export { loadPolicyFile, parsePolicyText, type PolicyLoadOptions } from './load';
 export { mergePolicies } from './merge';
-export { runPolicyTests, type CallProbe, type ProbeOutcome, type SubjectOf } from './policy-tests';
+export { runPolicyTests, type CallProbe, type PolicyTestReport, type ProbeOutcome, type SubjectOf } from './policy-tests';
 export { decodePolicyBytes, readPolicyText, type FileKind } from './file-text';
 export { compilePathVeto, type PathVeto } from './path-veto';
 export { isExecutionEquivalent, TRANSFER_TREE_LIMIT, TRANSFER_TREE_TOO_LARGE, transferDescendants } from './protections';

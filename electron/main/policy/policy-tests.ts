@@ -20,17 +20,27 @@ export type ProbeOutcome =
  */
 export type CallProbe = (tool: string, args: Record<string, unknown>) => Promise<ProbeOutcome>;
 
+/** Problems stop the policy from loading; warnings are shown by `baram policy check` only. */
+export interface PolicyTestReport {
+  readonly problems: PolicyProblem[];
+  readonly warnings: PolicyProblem[];
+}
+
 /**
  * SPEC §8: a policy's `tests` are checked at load, and a policy whose own examples fail does not
  * load. Each test runs through the same evaluatePermission the gate uses, without session grants,
- * then (given a probe) through the schema and the precheck, so a passing test means what the gate
- * will do (issue 15, item 10): a command that is not whitelisted is refused before anyone is asked.
- * `expect: "deny"` is met by any block before approval (a rule or the precheck: for an
- * administrator both mean "never runs"); `expect: "refuse"` asserts the precheck's refusal itself.
+ * then (given a probe) through the schema and the precheck, so a test means what the gate will do
+ * (issue 15, item 10): a command that is not whitelisted is refused before anyone is asked.
+ *   - `expect: "deny"` is met by any block before approval (a rule or the precheck: for an
+ *     administrator both mean "never runs"); `expect: "refuse"` asserts the precheck's refusal.
+ *   - `allow`/`ask` judge the rules. A refusal of such a call is a warning, not a problem: it
+ *     depends on this machine (the example's file is not in the workspace, git is not installed),
+ *     and a policy must not stop loading because `notes.txt` does not exist yet.
  * Without a probe only the permission layer is judged (unit tests of the rules alone).
  */
-export async function runPolicyTests(eff: EffectivePolicy, env: PermissionEnv, subjectOf: SubjectOf, probe?: CallProbe): Promise<PolicyProblem[]> {
+export async function runPolicyTests(eff: EffectivePolicy, env: PermissionEnv, subjectOf: SubjectOf, probe?: CallProbe): Promise<PolicyTestReport> {
   const problems: PolicyProblem[] = [];
+  const warnings: PolicyProblem[] = [];
   for (const [i, test] of eff.policy.tests.entries()) {
     const args = { ...test.args };
     const path = jsonPath(['tests', i]);
@@ -50,13 +60,23 @@ export async function runPolicyTests(eff: EffectivePolicy, env: PermissionEnv, s
     }
     const outcome: PolicyExpectation = after.kind === 'refused' ? 'refuse' : verdict.decision;
     if (outcome === test.expect || (test.expect === 'deny' && outcome === 'refuse')) continue;
+    if (after.kind === 'refused' && test.expect === verdict.decision) {
+      warnings.push({
+        path,
+        message: text(
+          `규칙은 ${call}에 '${test.expect}'를 주지만, 이 컴퓨터에서는 지금 승인을 묻기 전에 사전 점검에서 거절됩니다: ${after.message.ko} 거절이 맞다면 "expect": "refuse"로 쓰세요.`,
+          `The rules give ${call} '${test.expect}', but on this machine the call is now refused before approval by the precheck: ${after.message.en} If that is intended, write "expect": "refuse".`,
+        ),
+      });
+      continue;
+    }
     problems.push({
       path,
       message:
         after.kind === 'refused'
           ? text(
-              `${call}에 '${test.expect}'를 기대했지만, 이 호출은 승인을 묻기 전에 사전 점검에서 거절됩니다: ${after.message.ko} 거절이 맞다면 "expect": "refuse"로 쓰세요.`,
-              `Expected '${test.expect}' for ${call}, but the call is refused before approval by the precheck: ${after.message.en} If that is intended, write "expect": "refuse".`,
+              `${call}에 '${test.expect}'를 기대했지만, 정책은 '${verdict.rule}' 규칙(${verdict.source})으로 '${verdict.decision}'로 정하고, 게다가 이 호출은 승인을 묻기 전에 사전 점검에서 거절됩니다: ${after.message.ko}`,
+              `Expected '${test.expect}' for ${call}, but the policy decides '${verdict.decision}' by rule '${verdict.rule}' (${verdict.source}), and the call is refused before approval by the precheck: ${after.message.en}`,
             )
           : text(
               `${call}에 '${test.expect}'를 기대했지만, 정책은 '${verdict.rule}' 규칙(${verdict.source})으로 '${verdict.decision}'로 정합니다.`,
@@ -64,5 +84,5 @@ export async function runPolicyTests(eff: EffectivePolicy, env: PermissionEnv, s
             ),
     });
   }
-  return problems;
+  return { problems, warnings };
 }

@@ -1,12 +1,13 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync, realpathSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Lang } from '../../common/i18n';
 import type { AnyTool } from '../../../tools/kit/define-tool';
 import { callProbe, permissionSubjectOf } from '../gate';
 import type { HostCapabilities } from '../gate/scoped-capabilities';
-import { runPolicyTests } from '../policy';
-import type { EffectivePolicy, PermissionEnv, PolicyProblem } from '../policy/types';
+import { runPolicyTests, type PolicyTestReport } from '../policy';
+import type { EffectivePolicy, PermissionEnv } from '../policy/types';
 import { createHostCapabilities } from './capabilities';
 
 /**
@@ -19,21 +20,32 @@ export function runAdminPolicyTests(
   capabilities: HostCapabilities,
   lang: Lang,
   tools?: readonly AnyTool[],
-): Promise<PolicyProblem[]> {
+): Promise<PolicyTestReport> {
   const probe = callProbe({ capabilities, shell: adminOnly.policy.shell, lang, tools });
   return runPolicyTests(adminOnly, env, (tool, args) => permissionSubjectOf(tool, args, tools), probe);
 }
 
 /**
  * The same, without a session (`baram policy check`): capabilities over the given roots and a
- * throwaway trash folder, nothing recorded, nothing run (prechecks get read-only views).
+ * throwaway trash folder, nothing recorded, nothing run (prechecks get read-only views). A root that
+ * does not exist on this machine (the check runs on the administrator's) is stood in for by an
+ * empty folder for the file capability; the rules still see the root as written.
  */
-export async function checkPolicyTests(adminOnly: EffectivePolicy, roots: readonly string[], lang: Lang): Promise<PolicyProblem[]> {
+export async function checkPolicyTests(adminOnly: EffectivePolicy, roots: readonly string[], lang: Lang): Promise<PolicyTestReport> {
   const scratch = await mkdtemp(join(tmpdir(), 'baram-policy-check-'));
   try {
-    const { capabilities, permissionEnv } = await createHostCapabilities({ policy: adminOnly, roots, trashDir: join(scratch, 'trash'), protectedPaths: [] });
+    const standIns = await Promise.all(
+      roots.map(async (root, i) => {
+        if (existsSync(root)) return realpathSync(root);
+        const standIn = join(scratch, `root-${i}`);
+        await mkdir(standIn);
+        return standIn;
+      }),
+    );
+    const { capabilities, permissionEnv } = await createHostCapabilities({ policy: adminOnly, roots: standIns, trashDir: join(scratch, 'trash'), protectedPaths: [] });
+    const env: PermissionEnv = { ...permissionEnv, roots: roots.map((r, i) => (existsSync(r) ? standIns[i]! : r)) };
     try {
-      return await runAdminPolicyTests(adminOnly, permissionEnv, capabilities, lang);
+      return await runAdminPolicyTests(adminOnly, env, capabilities, lang);
     } finally {
       await capabilities.processes.closeAll();
     }

@@ -125,7 +125,8 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   // run against the admin policy alone: a user's legitimate tightening must not stop the session.
   const adminOnly = mergePolicies(withWorkspace, admin.source);
   if (!adminOnly.ok) throw fail(text('정책을 적용할 수 없습니다. 아래 항목을 고치세요.', 'The policy cannot be applied; fix the entries below.'), adminOnly.problems);
-  const testProblems = await runAdminPolicyTests(adminOnly.value, permissionEnv, capabilities, lang, options.tools);
+  // Warnings (a refusal that depends on this machine) are for `baram policy check`, not a reason to stop.
+  const { problems: testProblems } = await runAdminPolicyTests(adminOnly.value, permissionEnv, capabilities, lang, options.tools);
   if (testProblems.length > 0) {
     await processes.closeAll();
     throw fail(text("정책에 적힌 예시(tests)가 맞지 않아 정책을 불러오지 않았습니다. 'baram policy check'로 확인하세요.", "The policy's own tests fail, so it was not loaded. Run 'baram policy check' to see them."), testProblems);

@@ -91,7 +91,7 @@ describe('item 10: embedded tests go through the precheck too', () => {
     expect(r.code).toBe(0);
   });
 
-  it("expect 'ask' for a refused call fails, names the precheck's reason and suggests 'refuse'; bad args are a problem", async () => {
+  it("a refused call expected 'ask' is a warning naming the precheck's reason; 'refuse' for a call that runs, and bad args, are problems", async () => {
     const policy = await file(
       policyWithTests([
         { tool: 'shell.execute', args: { command: 'rm', args: ['x'] }, expect: 'ask' },
@@ -101,18 +101,20 @@ describe('item 10: embedded tests go through the precheck too', () => {
     );
     const r = await runCli(['policy', 'check', policy, '--lang', 'en']);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/\$\.tests\[0\]: Expected 'ask' for shell\.execute .* refused before approval by the precheck: .*rm.* If that is intended, write "expect": "refuse"\./);
+    expect(r.stdout).toMatch(/: 2 problems\n/);
+    expect(r.stdout).toMatch(/: 1 warning\n {2}\$\.tests\[0\]: The rules give shell\.execute .* 'ask', but on this machine the call is now refused before approval by the precheck: .*rm.* If that is intended, write "expect": "refuse"\./);
     expect(r.stdout).toMatch(/\$\.tests\[1\]: Expected 'refuse' for shell\.execute .* decides 'ask' by rule 'defaults\.execute'/);
     expect(r.stdout).toMatch(/\$\.tests\[2\]: The arguments of filesystem\.read .* do not fit the tool's schema.*Unknown parameter 'paht'/);
     const ko = await runCli(['policy', 'check', policy]);
     expect(ko.stdout).toMatch(/\$\.tests\[0\]: .*승인을 묻기 전에 사전 점검에서 거절됩니다/);
+    expect(ko.stdout).toMatch(/경고 1개/);
   });
 
   it('a session does not open when such a test fails (the same judgment at run time)', async () => {
-    const policy = await file(policyWithTests([{ tool: 'shell.execute', args: { command: 'rm', args: ['x'] }, expect: 'ask' }]));
+    const policy = await file(policyWithTests([{ tool: 'shell.execute', args: { command: 'rm', args: ['x'] }, expect: 'allow' }]));
     const r = await runCli(['call', 'filesystem.list', '{}', '--policy', policy, '--workspace', ws, '--data-dir', data, '--lang', 'en']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/The policy's own tests fail[\s\S]*\$\.tests\[0\]: Expected 'ask'.*precheck/);
+    expect(r.stderr).toMatch(/The policy's own tests fail[\s\S]*\$\.tests\[0\]: Expected 'allow' .* decides 'ask' .*, and the call is refused before approval by the precheck/);
   });
 });
 

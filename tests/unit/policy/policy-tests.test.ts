@@ -46,7 +46,7 @@ describe('runPolicyTests', () => {
         {"tool": "system.info", "expect": "allow"},
         {"tool": "no.such", "args": {}, "expect": "deny"}
       ]}`);
-    expect(await runPolicyTests(eff, world.env(), subjectOf)).toEqual([]);
+    expect((await runPolicyTests(eff, world.env(), subjectOf)).problems).toEqual([]);
   });
 
   it('a failing example is a problem at $.tests[i] naming expected, actual and the deciding rule', async () => {
@@ -56,7 +56,7 @@ describe('runPolicyTests', () => {
         {"tool": "shell.execute", "args": {"command": "git", "args": ["push"]}, "expect": "allow"},
         {"tool": "filesystem.read", "args": {"path": "a.key"}, "expect": "ask"}
       ]}`);
-    expect(inEnglish(await runPolicyTests(eff, world.env(), subjectOf))).toEqual([
+    expect(inEnglish((await runPolicyTests(eff, world.env(), subjectOf)).problems)).toEqual([
       {
         path: '$.tests[1]',
         message: 'Expected \'allow\' for shell.execute {"command":"git","args":["push"]}, but the policy decides \'ask\' by rule \'defaults.execute\' (builtin).',
@@ -78,6 +78,6 @@ describe('resources/default-policy.jsonc', () => {
   it('its own examples pass against the real tool registry', async () => {
     const eff = effective(text);
     expect(eff.policy.tests.length).toBeGreaterThan(5);
-    expect(await runPolicyTests(eff, world.env(), (tool, args) => permissionSubjectOf(tool, args))).toEqual([]);
+    expect((await runPolicyTests(eff, world.env(), (tool, args) => permissionSubjectOf(tool, args))).problems).toEqual([]);
   });
 });
