@@ -144,6 +144,8 @@ export async function expandSources(spec: string, field: string, ctx: PlanContex
     else return asFailure(e, files);
   }
   if (!tooMany && matches.length === 0) {
+    const again = workspaceNamedAgain(displayOf(files, spec), files);
+    if (again !== null) return failure(again);
     return failure(
       text(
         `'${spec}'에 맞는 파일이 없습니다. filesystem.search로 실제 파일 이름을 확인한 뒤 그 이름이나 패턴으로 다시 요청하세요.`,

@@ -43,6 +43,13 @@ describe('the workspace named again inside itself', () => {
     expect((await call('filesystem.info', { path: '휴가계.hwp' }, 'en')).code).toBe(0);
   });
 
+  it('a glob below it: the same, instead of "nothing matches"', async () => {
+    const r = await call('filesystem.move', { from: './다운로드/*.hwp', to: '정리' }, 'en');
+    expect(r.code).toBe(3);
+    expect(r.json<{ text: string }>().text).toContain("the workspace already is the folder '다운로드'");
+    expect(r.json<{ text: string }>().text).toContain("write '*.hwp'");
+  });
+
   it('a folder of that name inside the workspace is simply used', async () => {
     await mkdir(join(ws, '다운로드'));
     const r = await call('filesystem.list', { path: './다운로드' }, 'en');
