@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { answerTo } from '../../electron/common/approval';
 import { Agent } from '../../electron/main/agent/agent';
 import { ConversationStore, conversationsFile } from '../../electron/main/agent/conversations';
-import type { ModelBackend, ModelEvent, GenerateRequest } from '../../electron/main/model';
 import { openSession } from '../../electron/main/runtime/session';
+import { scriptedBackend } from '../helpers/scripted-backend';
 import { MemorySink } from './lib/memory-sink';
 import { percentile, printRows } from './lib/stats';
 
@@ -27,24 +27,13 @@ const WARMUP_TASKS = 15;
 const LEDGER_TASKS = 30;
 const TARGET_P95_MS = 5;
 
-function scriptedBackend(): ModelBackend {
-  return {
-    kind: 'openai',
-    async *generate(request: GenerateRequest): AsyncIterable<ModelEvent> {
-      // The step is how many tool results the request already carries.
-      const step = request.messages.filter((m) => m.role === 'tool').length;
-      const n = request.messages.filter((m) => m.role === 'user').length;
-      const call = stepCall(step, n);
-      if (call) {
-        yield { type: 'tool_call', call: { id: `c${step}`, ...call } };
-        yield { type: 'finish', reason: 'tool_calls' };
-      } else {
-        yield { type: 'text', delta: '요약.txt에 총매출을 적었습니다.' };
-        yield { type: 'finish', reason: 'stop' };
-      }
-    },
-  };
-}
+/** The step is how many tool results the request already carries; the fifth turn answers. */
+const model = () =>
+  scriptedBackend((request) => {
+    const step = request.messages.filter((m) => m.role === 'tool').length;
+    const call = stepCall(step, request.messages.filter((m) => m.role === 'user').length);
+    return call ? { calls: [{ id: `c${step}`, ...call }] } : { text: '요약.txt에 총매출을 적었습니다.' };
+  });
 
 function stepCall(step: number, task: number): { name: string; arguments: Record<string, unknown> } | null {
   switch (step) {
@@ -79,7 +68,7 @@ async function measure(ledger: 'memory' | 'real'): Promise<number> {
   const own: number[] = [];
   const agent = new Agent({
     gate: session.gate,
-    backend: scriptedBackend(),
+    backend: model(),
     store,
     lang: 'ko',
     workspace: ws,

@@ -6,8 +6,9 @@ import { Agent } from '../../electron/main/agent/agent';
 import { ConversationStore } from '../../electron/main/agent/conversations';
 import { systemPrompt } from '../../electron/main/agent/prompt';
 import { toolCatalog } from '../../electron/main/gate/catalog';
-import type { GenerateRequest, ModelBackend, ModelMessage } from '../../electron/main/model';
+import type { GenerateRequest, ModelMessage } from '../../electron/main/model';
 import { openSession } from '../../electron/main/runtime/session';
+import { scriptedBackend } from '../helpers/scripted-backend';
 import { MemorySink } from './lib/memory-sink';
 import { outputBudgetFor } from '../../electron/main/agent/routing/budget';
 import { route, RoutingState } from '../../electron/main/agent/routing/router';
@@ -210,27 +211,16 @@ async function recordFiveStepTask(): Promise<GenerateRequest[]> {
   await writeFile(join(ws, '보고서', '출장비_정산.csv'), '이름,금액\n김민수,120000\n');
   const session = await openSession({ workspace: ws, dataDir: join(base, 'data'), lang: 'ko', broker: { request: async (r) => answerTo(r, 'allow-once', 'bench') }, audit: new MemorySink() });
   const store = ConversationStore.open(join(base, 'data', 'conversations.sqlite'));
-  const requests: GenerateRequest[] = [];
-  const backend: ModelBackend = {
-    kind: 'openai',
-    async *generate(request) {
-      requests.push({ ...request, messages: [...request.messages] });
-      const s = steps[request.messages.filter((m) => m.role === 'tool').length];
-      if (s) {
-        yield { type: 'tool_call', call: { id: `call_${requests.length}`, name: toWireName(s.call), arguments: s.args } };
-        yield { type: 'finish', reason: 'tool_calls' };
-      } else {
-        yield { type: 'text', delta: '요약.txt에 세 줄 요약을 저장했습니다.' };
-        yield { type: 'finish', reason: 'stop' };
-      }
-    },
-  };
+  const backend = scriptedBackend((request) => {
+    const s = steps[request.messages.filter((m) => m.role === 'tool').length];
+    return s ? { calls: [{ name: toWireName(s.call), arguments: s.args }] } : { text: '요약.txt에 세 줄 요약을 저장했습니다.' };
+  });
   const result = await new Agent({ gate: session.gate, backend, store, lang: 'ko', workspace: ws, modelLabel: 'bench' }).run(TASK);
   if (result.status !== 'answered') console.log(`  the task ended ${result.status}: ${result.answer}`);
   store.close();
   await session.close();
   await rm(base, { recursive: true, force: true });
-  return requests;
+  return backend.requests;
 }
 
 function toChatMessage(m: ModelMessage): ChatMessage {
