@@ -201,7 +201,9 @@ async function exportCommand(rest: readonly string[], out: NodeJS.WritableStream
     exportLedger(ledger, { format: format as ExportFormat, out: file, ...(from ? { from } : {}), ...(to ? { to } : {}), hostId: who.hostId, productVersion, now: new Date(), lang: lang ?? 'ko' }),
   );
   out.write(
-    `내보냄 / Exported: ${summary.file}\n  ${summary.rows}건 / rows (seq ${summary.fromSeq}–${summary.toSeq}), SHA-256 ${summary.sha256}\n  포함된 체크포인트 / embedded checkpoint:\n${indent(summary.checkpoint)}`,
+    `${say(text('내보냄', 'Exported'), lang)}: ${summary.file}\n` +
+      `  ${say(text('기록 수', 'rows'), lang)}: ${summary.rows} (seq ${summary.fromSeq}–${summary.toSeq}), SHA-256 ${summary.sha256}\n` +
+      `  ${say(text('포함된 체크포인트', 'embedded checkpoint'), lang)}:\n${indent(summary.checkpoint)}`,
   );
   return 0;
 }
@@ -223,7 +225,7 @@ async function checkpointCommand(rest: readonly string[], out: NodeJS.WritableSt
   // stdout is the checkpoint alone, so `baram audit checkpoint > saved.txt` saves exactly what
   // `verify --checkpoint saved.txt` reads; guidance and the QR code are for the person (stderr).
   out.write(taken.text);
-  err.write(`\n${say(CHECKPOINT_GUIDANCE, lang)}\n${say(text(`파일: ${taken.file}`, `file: ${taken.file}`), lang)}\n${args.flags.has('no-qr') ? '' : `${qrTerminalText(taken.text)}\n`}`);
+  err.write(`\n${say(CHECKPOINT_GUIDANCE, lang)}\n${say([text('파일', 'file'), `: ${taken.file}`], lang)}\n${args.flags.has('no-qr') ? '' : `${qrTerminalText(taken.text)}\n`}`);
   return 0;
 }
 

@@ -1,7 +1,7 @@
 import type { LedgerDamage, LedgerVerdict, MistypedCheckpoint, RowFacts, RowsAround, VerifyOptions } from '../audit';
 import { eventTypeLabel } from '../audit/export/summary';
 import { text, type Text } from '../../common/i18n';
-import { MISTYPED, say, VERIFY, type AuditLang } from './audit-words';
+import { MISTYPED, say, VERIFY, type AuditLang, type Words } from './audit-words';
 
 /** What each kind of damage means to a security officer reading the report. */
 const DAMAGE: Readonly<Record<LedgerDamage, Text>> = {
@@ -64,9 +64,9 @@ export function describeVerdict(verdict: LedgerVerdict, context: VerifyReportCon
   return [...lines.map((l, i) => (i === 0 ? say(l, lang) : `  ${say(l, lang)}`)), ...[...mistyped, ...(context.notes ?? [])].map((l) => say(l, lang)), ''].join('\n');
 }
 
-function failedLines(verdict: Extract<LedgerVerdict, { ok: false }>, context: VerifyReportContext): Text[] {
+function failedLines(verdict: Extract<LedgerVerdict, { ok: false }>, context: VerifyReportContext): Words[] {
   const around = context.around ?? {};
-  const lines = [VERIFY.failed(context.subject), VERIFY.firstBadSeq(verdict.firstBadSeq), VERIFY.reason(DAMAGE[verdict.reason]), VERIFY.technical(verdict.detail)];
+  const lines: Words[] = [VERIFY.failed(context.subject), VERIFY.firstBadSeq(verdict.firstBadSeq), VERIFY.reason(DAMAGE[verdict.reason]), VERIFY.technical(verdict.detail)];
   if (around.at) lines.push(labelled(VERIFY.rowAt, around.at));
   else lines.push(VERIFY.noRow);
   if (around.before) lines.push(labelled(VERIFY.rowBefore, around.before));
@@ -75,9 +75,9 @@ function failedLines(verdict: Extract<LedgerVerdict, { ok: false }>, context: Ve
   return lines;
 }
 
-function okLines(verdict: Extract<LedgerVerdict, { ok: true }>, context: VerifyReportContext): Text[] {
+function okLines(verdict: Extract<LedgerVerdict, { ok: true }>, context: VerifyReportContext): Words[] {
   const given = context.options.checkpoints ?? [];
-  const lines = [
+  const lines: Words[] = [
     VERIFY.ok(context.subject),
     VERIFY.rows(verdict.rows, verdict.firstSeq, verdict.lastSeq, verdict.headHash),
     verdict.macChecked ? VERIFY.sealsChecked : VERIFY.sealsNotChecked,
@@ -92,12 +92,12 @@ function okLines(verdict: Extract<LedgerVerdict, { ok: true }>, context: VerifyR
   return lines;
 }
 
-function labelled(label: Text, value: RowFacts | Text): Text {
-  const body = 'seq' in value ? rowLine(value) : value;
-  return text(`${label.ko}: ${body.ko}`, `${label.en}: ${body.en}`);
+function labelled(label: Text, value: RowFacts | Text): Words {
+  if (!('seq' in value)) return text(`${label.ko}: ${value.ko}`, `${label.en}: ${value.en}`);
+  return [label, ': ', ...(rowLine(value) as readonly (Text | string)[])];
 }
 
-function rowLine(row: RowFacts): Text {
+function rowLine(row: RowFacts): Words {
   const user = row.appUser !== '' && row.appUser !== row.osUser ? `${row.osUser} (${row.appUser})` : row.osUser;
   return VERIFY.rowLine(row.seq, row.time, user, row.tool, eventTypeLabel(row.type));
 }

@@ -7,25 +7,47 @@ import { pick, text, type Lang, type Text } from '../../common/i18n';
  */
 export type AuditLang = Lang | undefined;
 
-export function say(words: Text, lang: AuditLang): string {
+/**
+ * A sentence, or a line of labels (Text) and values (string) — a path, a hash, a time — that
+ * need no translation and are printed once even in both languages (`순번 / seq 7 · 시각 / time …`).
+ */
+export type Words = Text | readonly (Text | string)[];
+
+export function say(words: Words, lang: AuditLang): string {
+  if (!Array.isArray(words)) return sayText(words as Text, lang);
+  return (words as readonly (Text | string)[]).map((part) => (typeof part === 'string' ? part : sayText(part, lang))).join('');
+}
+
+function sayText(words: Text, lang: AuditLang): string {
   return lang === undefined ? (words.ko === words.en ? words.ko : `${words.ko} / ${words.en}`) : pick(words, lang);
 }
 
 /** Labels and sentences of the verify report. */
 export const VERIFY = {
-  failed: (subject: string) => text(`감사 기록 검증 실패: ${subject}`, `Audit verification FAILED: ${subject}`),
-  ok: (subject: string) => text(`감사 기록 검증 정상: ${subject}`, `Audit verification OK: ${subject}`),
-  firstBadSeq: (seq: number) => text(`처음 문제가 된 순번: ${seq}`, `first bad seq: ${seq}`),
-  reason: (reason: Text) => text(`이유: ${reason.ko}`, `reason: ${reason.en}`),
-  technical: (detail: string) => text(`기술 정보(영문): ${detail}`, `technical detail: ${detail}`),
+  failed: (subject: string): Words => [text('감사 기록 검증 실패', 'Audit verification FAILED'), `: ${subject}`],
+  ok: (subject: string): Words => [text('감사 기록 검증 정상', 'Audit verification OK'), `: ${subject}`],
+  firstBadSeq: (seq: number): Words => [text('처음 문제가 된 순번', 'first bad seq'), `: ${seq}`],
+  reason: (reason: Text): Words => [text('이유', 'reason'), ': ', reason],
+  technical: (detail: string): Words => [text('기술 정보(영문)', 'technical detail'), `: ${detail}`],
   rowAt: text('문제의 기록 (지금 적혀 있는 그대로이며, 이 내용 자체가 바뀌었을 수 있습니다)', 'the first bad row (as it reads now; its text may itself be the altered part)'),
   rowBefore: text('바로 앞의 기록', 'the row just before it'),
   rowAfter: text('빠진 부분 뒤의 첫 기록', 'the first row after the gap'),
   noRow: text('이 순번의 기록은 남아 있지 않습니다', 'no row with this seq is left'),
-  rowLine: (seq: number, time: string, user: string, tool: string, event: Text) =>
-    text(`순번 ${seq} · 시각 ${time} · 사용자 ${user} · 도구 ${tool || '없음'} · ${event.ko}`, `seq ${seq} · time ${time} · user ${user} · tool ${tool || 'none'} · ${event.en}`),
+  rowLine: (seq: number, time: string, user: string, tool: string, event: Text): Words => [
+    text('순번', 'seq'),
+    ` ${seq} · `,
+    text('시각', 'time'),
+    ` ${time} · `,
+    text('사용자', 'user'),
+    ` ${user} · `,
+    text('도구', 'tool'),
+    ' ',
+    tool === '' ? text('없음', 'none') : tool,
+    ' · ',
+    event,
+  ],
   next: text('할 일', 'what to do'),
-  rows: (rows: number, first: number, last: number, head: string) => text(`기록 ${rows}건 (순번 ${first}–${last}), 마지막 해시 ${head}`, `rows: ${rows} (seq ${first}–${last}), head ${head}`),
+  rows: (rows: number, first: number, last: number, head: string): Words => [text('기록 수', 'rows'), `: ${rows} (seq ${first}–${last}), `, text('마지막 해시', 'head'), ` ${head}`],
   sealsChecked: text('봉인(MAC)을 검증 키로 검증함', 'seals checked with the verification key'),
   sealsNotChecked: text('봉인(MAC)은 검증하지 않음 — --key 로 검증 키를 주세요', 'seals NOT checked — pass --key with the verification key'),
   checkpointsMatched: (matched: number, given: number, local: number) =>

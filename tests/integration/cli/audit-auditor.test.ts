@@ -166,7 +166,7 @@ describe('item 15: verify in the words of a security officer', () => {
     await writeFile(file, lines.join('\n'));
     const r = await runCli(['audit', 'verify', '--file', file, '--key', key]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/이유: 순서가 바뀜 \/ reason: reordered/);
+    expect(r.stdout).toMatch(/이유 \/ reason: 순서가 바뀜 \/ reordered/);
     expect(r.stdout).toMatch(/rows were put out of order \(none is missing\)/);
     expect(r.stdout).not.toMatch(/reason: missing|기록이 빠짐/);
   });
