@@ -36,7 +36,19 @@ describe('Session', () => {
     // The gate's own state (host capabilities, the registry whose tools carry execute) is held in
     // ECMAScript private fields: nothing of it is a property.
     expect(Object.getOwnPropertyNames(g.session.gate)).toEqual([]);
-    expect(Object.getOwnPropertyNames(Object.getPrototypeOf(g.session.gate)).sort()).toEqual(['addTool', 'call', 'constructor', 'removeTool', 'start', 'stop', 'tools', 'toolsetDigest']);
+    expect(Object.getOwnPropertyNames(Object.getPrototypeOf(g.session.gate)).sort()).toEqual([
+      'addTool',
+      'call',
+      'constructor',
+      // The two ledger records of a user request (issue 16): append-only events, no capability.
+      'finishRequest',
+      'recordRequest',
+      'removeTool',
+      'start',
+      'stop',
+      'tools',
+      'toolsetDigest',
+    ]);
   });
 
   it('the walk finds a raw capability where there is one (the check can fail)', () => {
