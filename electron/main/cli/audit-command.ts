@@ -26,9 +26,9 @@ import {
   type ExportFormat,
   type LedgerVerdict,
   type StoredEventBody,
+  type LedgerRow,
   type VerifyOptions,
 } from '../audit';
-import type { LedgerRow } from '../audit/ledger/rows';
 import { auditDir } from '../runtime/session';
 import { defaultDataDir } from '../runtime/paths';
 import { isLang, text, type Text } from '../../common/i18n';

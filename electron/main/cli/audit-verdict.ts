@@ -1,5 +1,4 @@
-import type { LedgerDamage, LedgerVerdict, MistypedCheckpoint, RowFacts, RowsAround, VerifyOptions } from '../audit';
-import { eventTypeLabel } from '../audit/export/summary';
+import { eventTypeLabel, type LedgerDamage, type LedgerVerdict, type MistypedCheckpoint, type RowFacts, type RowsAround, type VerifyOptions } from '../audit';
 import { text, type Text } from '../../common/i18n';
 import { MISTYPED, say, VERIFY, type AuditLang, type Words } from './audit-words';
 
