@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import type { ApprovalBroker, ApprovalRequest } from '../../common/approval';
 import { pick, type Lang, type Text } from '../../common/i18n';
 import type { Outcome } from '../../common/domain';
 import type { CallResult, Gate } from '../gate';
@@ -26,6 +27,8 @@ export type AgentEvent =
   | { readonly type: 'calling'; readonly callId: string; readonly tool: string; readonly args: Readonly<Record<string, unknown>> }
   | { readonly type: 'called'; readonly callId: string; readonly tool: string; readonly outcome: Outcome; readonly text: string }
   | { readonly type: 'repair'; readonly problems: readonly string[] }
+  /** A call waits for a person's answer (from announcingBroker). */
+  | { readonly type: 'waiting'; readonly callId: string; readonly tool: string; readonly summary: Text }
   /** After each step: Baram's own time (the step's wall time less model and approval waits). */
   | { readonly type: 'step'; readonly step: number; readonly ownMs: number; readonly modelMs: number }
   | { readonly type: 'done'; readonly result: AgentResult };
@@ -63,6 +66,21 @@ export interface AgentResult {
   readonly steps: number;
   /** The model's raw output of the step that failed (status `failed`). */
   readonly raw?: string;
+}
+
+/**
+ * Wraps the approval broker so progress shows "waiting for approval" (the terminal and the window
+ * show the request itself). The answer is the inner broker's, untouched; null stays null (then
+ * nobody can approve and the gate denies).
+ */
+export function announcingBroker(inner: ApprovalBroker | null, emit: (event: AgentEvent) => void): ApprovalBroker | null {
+  if (!inner) return null;
+  return {
+    request(request: ApprovalRequest) {
+      emit({ type: 'waiting', callId: request.callId, tool: request.tool, summary: request.summary });
+      return inner.request(request);
+    },
+  };
 }
 
 export class AgentError extends Error {

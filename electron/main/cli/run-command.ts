@@ -37,14 +37,15 @@ export async function runCommand(rest: readonly string[]): Promise<number> {
   if (backendKind !== 'openai' && backendKind !== 'ollama') throw new UsageError(`--backend must be openai or ollama (was '${backendKind}').`);
 
   const approve = flagString(args, 'approve') ?? (process.stdin.isTTY ? 'ask' : 'none');
-  const broker = await brokerFor(approve);
   const dataDir = flagString(args, 'data-dir') ?? defaultDataDir();
-  const [{ openSession }, { Agent, AgentError }, { ConversationStore, conversationsFile }, { createBackend }] = await Promise.all([
+  const [{ openSession }, { Agent, AgentError, announcingBroker }, { ConversationStore, conversationsFile }, { createBackend }] = await Promise.all([
     import('../runtime/session'),
     import('../agent/agent'),
     import('../agent/conversations'),
     import('../model'),
   ]);
+  // The terminal broker prints the request itself; the announcement is for the progress stream.
+  const broker = announcingBroker(await brokerFor(approve), (e) => show(e, lang));
   const session = await openSession({
     policyFile: flagString(args, 'policy') ?? adminPolicyIfPresent(),
     userSettingsFile: flagString(args, 'settings'),

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Agent, type AgentEvent, type AgentOptions } from '../../../electron/main/agent/agent';
+import { answerTo } from '../../../electron/common/approval';
+import { Agent, announcingBroker, type AgentEvent, type AgentOptions } from '../../../electron/main/agent/agent';
 import { ConversationStore } from '../../../electron/main/agent/conversations';
 import type { ModelMessage } from '../../../electron/main/model';
 import { useTestGate, type TestGate } from '../../helpers/gate-harness';
@@ -114,5 +115,17 @@ describe('agent loop', () => {
     expect(calls.map((c) => c.arguments)).toEqual([{ path: '메모.txt' }]);
     expect(saved.meta.status).toBe('answered');
     expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(['thinking', 'calling', 'called', 'repair', 'step', 'text', 'done']));
+  });
+});
+
+describe('announcingBroker', () => {
+  it('reports waiting for approval, then passes the inner answer through unchanged', async () => {
+    const events: AgentEvent[] = [];
+    const inner = { request: async (r: { callId: string; digest: string }) => answerTo(r, 'deny', 'test', 'no') };
+    const broker = announcingBroker(inner as never, (e) => events.push(e))!;
+    const request = { callId: 'c1', digest: 'd', tool: 'filesystem.write', summary: { ko: '쓰기', en: 'write' } };
+    expect(await broker.request(request as never)).toEqual({ callId: 'c1', digest: 'd', choice: 'deny', approver: 'test', reason: 'no' });
+    expect(events).toEqual([{ type: 'waiting', callId: 'c1', tool: 'filesystem.write', summary: { ko: '쓰기', en: 'write' } }]);
+    expect(announcingBroker(null, () => {})).toBeNull();
   });
 });
