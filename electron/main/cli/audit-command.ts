@@ -126,6 +126,13 @@ async function verifyCommand(rest: readonly string[], out: NodeJS.WritableStream
   return (verdict.mistypedCheckpoints?.length ?? 0) > 0 ? 2 : 0;
 }
 
+/** export, checkpoint and backup write to the ledger: a folder without its key (a backup) is refused in plain words. */
+function requireSealKey(dir: string, lang: AuditLang): void {
+  if (existsSync(sealKeyPath(dir))) return;
+  const marker = backupMarker(dir);
+  throw new UsageError(say(marker ? KEY_ABSENT.backupReadOnly(marker.madeAt, marker.from) : KEY_ABSENT.unknownReadOnly(dir), lang));
+}
+
 function keyAbsentNote(dir: string): Text {
   const marker = backupMarker(dir);
   return marker ? KEY_ABSENT.backup(marker.madeAt, marker.from) : KEY_ABSENT.unknown(dir);
@@ -197,6 +204,7 @@ async function exportCommand(rest: readonly string[], out: NodeJS.WritableStream
   if (from && to && from >= to) throw new UsageError('--from must be before --to.');
   const dir = ledgerDirOf(flagString(args, 'data-dir'));
   requireRecords(dir);
+  requireSealKey(dir, lang);
   const summary = await withLedger(dir, (ledger, who) =>
     exportLedger(ledger, { format: format as ExportFormat, out: file, ...(from ? { from } : {}), ...(to ? { to } : {}), hostId: who.hostId, productVersion, now: new Date(), lang: lang ?? 'ko' }),
   );
@@ -221,6 +229,7 @@ async function checkpointCommand(rest: readonly string[], out: NodeJS.WritableSt
   const lang = auditLang(args);
   const dir = ledgerDirOf(flagString(args, 'data-dir'));
   requireRecords(dir);
+  requireSealKey(dir, lang);
   const taken = await withLedger(dir, (ledger, who) => takeCheckpoint(ledger, who.hostId, new Date()));
   // stdout is the checkpoint alone, so `baram audit checkpoint > saved.txt` saves exactly what
   // `verify --checkpoint saved.txt` reads; guidance and the QR code are for the person (stderr).
@@ -275,6 +284,7 @@ async function backupCommand(rest: readonly string[], out: NodeJS.WritableStream
   if (!target) throw new UsageError('--out DIR is required: a new or empty folder for the backup.');
   const dir = ledgerDirOf(flagString(args, 'data-dir'));
   requireRecords(dir);
+  requireSealKey(dir, lang);
   // Laid out like a data folder, so `baram audit verify --data-dir BACKUP` checks it as it is.
   const summary = await withLedger(dir, (ledger) => backupLedger(ledger, auditDir(target)));
   out.write(`백업함 / Backed up: ${summary.dir}\n  월별 파일 / segments: ${summary.segments.join(', ')}\n  체크포인트 / checkpoints: ${summary.checkpoints}\n  ${say(BACKUP_KEY_LEFT_OUT, lang)}\n`);

@@ -89,8 +89,18 @@ export const MISTYPED = {
     ),
 } as const;
 
-/** What verify says about a folder without its sealing key. */
+/** What verify says about a folder without its sealing key, and what the writing commands say there. */
 export const KEY_ABSENT = {
+  backupReadOnly: (madeAt: string, from: string) =>
+    text(
+      `이 폴더는 ${madeAt}에 ${from}에서 만든 백업이라 봉인 키가 없고(일부러 넣지 않음) 읽기만 합니다. 내보내기와 체크포인트는 원래 컴퓨터의 데이터 폴더에서 하세요. 이 백업은 'baram audit verify --data-dir 이폴더 --key …'로 검증합니다.`,
+      `This folder is a backup made from ${from} at ${madeAt}: it has no sealing key (left out on purpose) and is only read. Export and take checkpoints on the original machine's data folder; verify this backup with 'baram audit verify --data-dir THIS-FOLDER --key …'.`,
+    ),
+  unknownReadOnly: (dir: string) =>
+    text(
+      `${dir}에 봉인 키(seal.key)가 없어 바람은 이 폴더에 쓰지 않습니다. 백업이나 사본이라면 정상이니 'baram audit verify --key …'로 검증만 하고, 내보내기와 체크포인트는 원래 컴퓨터에서 하세요. 바람이 지금 쓰는 데이터 폴더라면 키가 사라진 것이니 데이터 폴더 백업에서 키를 복원하거나 보안 담당자에게 알리세요.`,
+      `There is no sealing key (seal.key) in ${dir}, so Baram does not write there. If the folder is a backup or a copy, that is expected: verify it with 'baram audit verify --key …' and export or take checkpoints on the original machine. If it is the data folder Baram uses, the key was lost: restore it from a backup of the data folder or tell security staff.`,
+    ),
   backup: (madeAt: string, from: string) =>
     text(
       `이 폴더는 ${madeAt}에 ${from}에서 'baram audit backup'으로 만든 백업입니다. 봉인 키는 일부러 넣지 않았습니다(백업에 키가 있으면 그것을 읽은 사람이 오늘의 기록을 위조할 수 있습니다). 봉인은 보안 담당자가 보관한 검증 키로 --key 를 주어 검증하세요. 백업은 읽기만 하므로 이번 검증은 원래 데이터 폴더에 남지 않습니다.`,

@@ -181,6 +181,10 @@ describe('item 15: verify in the words of a security officer', () => {
     expect(r.stderr).not.toMatch(/could not record|missing/);
     expect(r.stdout).toMatch(/This folder is a backup 'baram audit backup' made from .* at .*The sealing key was left out on purpose/);
     expect(r.stdout).not.toMatch(/missing|lost|사라진/);
+    // What writes to a ledger says in plain words that a backup is only read, and where to do it instead.
+    const exported = await runCli(['audit', 'export', '--data-dir', backup, '--format', 'csv', '--out', join(base, 'from-backup.csv'), '--lang', 'en']);
+    expect(exported.code).toBe(2);
+    expect(exported.stderr).toMatch(/This folder is a backup made from .*: it has no sealing key \(left out on purpose\) and is only read\. Export and take checkpoints on the original machine's data folder/);
 
     // A plain copy of a data folder, without the backup's note: the report says both what it may be and what to do.
     const copy = join(base, 'copy');
