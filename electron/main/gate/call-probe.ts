@@ -36,13 +36,18 @@ export function callProbe(options: {
   readonly tools?: readonly AnyTool[] | undefined;
 }): CallProbe {
   const tools = options.tools ?? builtinTools;
+  // Compiled on first use: most policies test a few tools, and a session start should not pay for all.
   const schemas = new SchemaValidator();
-  for (const tool of tools) schemas.register(tool.name, tool.input);
+  const compiled = new Set<string>();
   const context = precheckContext(options.capabilities, options.shell, options.lang);
   return async (name, rawArgs) => {
     const tool = tools.find((t) => t.name === name);
     if (!tool) return { kind: 'passes' };
     const args = normalizeNulls(rawArgs) as Record<string, unknown>;
+    if (!compiled.has(name)) {
+      schemas.register(name, tool.input);
+      compiled.add(name);
+    }
     const check = schemas.check(name, args);
     if (check.violations.length > 0) {
       const why = violationText(check.violations).replace(/\n/g, ' ');

@@ -21,6 +21,7 @@ export function runAdminPolicyTests(
   lang: Lang,
   tools?: readonly AnyTool[],
 ): Promise<PolicyTestReport> {
+  if (adminOnly.policy.tests.length === 0) return Promise.resolve({ problems: [], warnings: [] });
   const probe = callProbe({ capabilities, shell: adminOnly.policy.shell, lang, tools });
   return runPolicyTests(adminOnly, env, (tool, args) => permissionSubjectOf(tool, args, tools), probe);
 }

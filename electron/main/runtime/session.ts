@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdirSync, existsSync, realpathSync } from 'node:fs';
+import { mkdirSync, existsSync, realpathSync, statSync } from 'node:fs';
 import { homedir, hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ApprovalBroker } from '../../common/approval';
@@ -92,6 +92,9 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   for (const root of roots) {
     if (!existsSync(root)) {
       throw fail(text(`작업 공간 폴더 ${root}이(가) 없습니다. 폴더를 만들거나 다른 --workspace를 주세요.`, `The workspace folder ${root} does not exist. Create it or pass another --workspace.`));
+    }
+    if (!statSync(root).isDirectory()) {
+      throw fail(text(`작업 공간 ${root}은(는) 폴더가 아니라 파일입니다. 그 파일이 든 폴더를 --workspace로 주세요.`, `The workspace ${root} is a file, not a folder. Pass the folder that holds it as --workspace.`));
     }
   }
   // Issue 15, item 11: against the roots in force, which --workspace and user settings may have chosen.

@@ -213,6 +213,9 @@ describe('item 13: admin-facing messages follow --lang', () => {
     expect(outside.stderr).toMatch(/정책이 허용하는 폴더.*밖입니다\. 그 안의 폴더를 주세요\./);
     const missing = await runCli(['call', 'filesystem.list', '{}', '--workspace', ws, '--data-dir', data, '--settings', join(base, 'nope.json')]);
     expect(missing.stderr).toMatch(/설정 파일 .*nope\.json이\(가\) 없습니다/);
+    const notFolder = await runCli(['call', 'filesystem.list', '{}', '--workspace', await file('x', 'a-file.txt'), '--data-dir', data, '--lang', 'en']);
+    expect(notFolder.code).toBe(1);
+    expect(notFolder.stderr).toMatch(/The workspace .*a-file\.txt is a file, not a folder\. Pass the folder that holds it as --workspace\./);
   });
 
   it('bad JSON arguments of baram call, in Korean and English', async () => {
