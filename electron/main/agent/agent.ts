@@ -76,9 +76,9 @@ export interface AgentResult {
 export function announcingBroker(inner: ApprovalBroker | null, emit: (event: AgentEvent) => void): ApprovalBroker | null {
   if (!inner) return null;
   return {
-    request(request: ApprovalRequest) {
+    request(request: ApprovalRequest, signal: AbortSignal) {
       emit({ type: 'waiting', callId: request.callId, tool: request.tool, summary: request.summary });
-      return inner.request(request);
+      return inner.request(request, signal);
     },
   };
 }

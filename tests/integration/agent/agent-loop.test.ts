@@ -124,7 +124,7 @@ describe('announcingBroker', () => {
     const inner = { request: async (r: { callId: string; digest: string }) => answerTo(r, 'deny', 'test', 'no') };
     const broker = announcingBroker(inner as never, (e) => events.push(e))!;
     const request = { callId: 'c1', digest: 'd', tool: 'filesystem.write', summary: { ko: '쓰기', en: 'write' } };
-    expect(await broker.request(request as never)).toEqual({ callId: 'c1', digest: 'd', choice: 'deny', approver: 'test', reason: 'no' });
+    expect(await broker.request(request as never, new AbortController().signal)).toEqual({ callId: 'c1', digest: 'd', choice: 'deny', approver: 'test', reason: 'no' });
     expect(events).toEqual([{ type: 'waiting', callId: 'c1', tool: 'filesystem.write', summary: { ko: '쓰기', en: 'write' } }]);
     expect(announcingBroker(null, () => {})).toBeNull();
   });
