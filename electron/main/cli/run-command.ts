@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { pick, text, type Lang } from '../../common/i18n';
 import type { AgentEvent, AgentResult } from '../agent/agent';
 import { adminPolicyIfPresent, defaultDataDir } from '../runtime/paths';
@@ -24,25 +25,40 @@ const M = {
 export async function runCommand(rest: readonly string[]): Promise<number> {
   const args = parseArgs(rest, RUN_FLAGS, []);
   const [task, ...extra] = args.positional;
-  if (!task) throw new UsageError('Give the task as one argument. Example: baram run "다운로드 폴더의 파일을 연도별로 정리해줘" --model http://127.0.0.1:8080');
-  if (extra.length > 0) throw new UsageError(`Unexpected argument '${extra[0]}'. Quote the task as one word.`);
+  if (!task) {
+    throw new UsageError(
+      text(
+        '할 일을 따옴표로 묶어 하나로 주세요. 예: baram run "다운로드 폴더의 파일을 연도별로 정리해줘" --model http://127.0.0.1:8080',
+        'Give the task as one quoted argument. Example: baram run "Sort the downloads by year" --model http://127.0.0.1:8080',
+      ),
+    );
+  }
+  if (extra.length > 0) throw new UsageError(text(`예상하지 못한 인수 '${extra[0]}'. 할 일은 따옴표로 묶어 하나로 주세요.`, `Unexpected argument '${extra[0]}'. Quote the task as one argument.`));
   const target = flagString(args, 'model');
-  if (!target) throw new UsageError('Missing --model. Example: --model http://127.0.0.1:8080 (a model server) or --model C:\\models\\qwen3-4b.gguf');
+  if (!target) {
+    throw new UsageError(
+      text(
+        '--model이 없습니다. 예: --model http://127.0.0.1:8080 (모델 서버) 또는 --model C:\\models\\qwen3-4b.gguf',
+        'Missing --model. Example: --model http://127.0.0.1:8080 (a model server) or --model C:\\models\\qwen3-4b.gguf',
+      ),
+    );
+  }
   const lang = langFlag(flagString(args, 'lang'));
   const embedded = !/^https?:\/\//i.test(target);
   const toolMode = toolModeOf(args, embedded);
   const contextTokens = positiveInt(args, 'context');
   const maxSteps = positiveInt(args, 'max-steps');
   const backendKind = flagString(args, 'backend') ?? 'openai';
-  if (backendKind !== 'openai' && backendKind !== 'ollama') throw new UsageError(`--backend must be openai or ollama (was '${backendKind}').`);
+  if (backendKind !== 'openai' && backendKind !== 'ollama') throw new UsageError(text(`--backend는 openai 또는 ollama입니다 ('${backendKind}'을(를) 받음).`, `--backend must be openai or ollama (was '${backendKind}').`));
 
   const approve = flagString(args, 'approve') ?? (process.stdin.isTTY ? 'ask' : 'none');
   const dataDir = flagString(args, 'data-dir') ?? defaultDataDir();
-  const [{ openSession }, { Agent, AgentError, announcingBroker }, { ConversationStore, conversationsFile }, { createBackend }] = await Promise.all([
+  const [{ openSession }, { Agent, AgentError, announcingBroker }, { ConversationStore, conversationsFile }, { createBackend }, { modelSourceAllowed }] = await Promise.all([
     import('../runtime/session'),
     import('../agent/agent'),
     import('../agent/conversations'),
     import('../model'),
+    import('../policy'),
   ]);
   // The terminal broker prints the request itself; the announcement is for the progress stream.
   const broker = announcingBroker(await brokerFor(approve), (e) => show(e, lang));
@@ -54,8 +70,16 @@ export async function runCommand(rest: readonly string[]): Promise<number> {
     lang,
     broker,
   });
+  // The admin policy names the model servers and files Baram may use: a prompt carries the user's
+  // documents, so an unlisted server never sees one.
+  const allowed = modelSourceAllowed(session.policy, embedded ? { kind: 'file', path: resolve(target) } : { kind: 'url', url: target });
+  if (!allowed.ok) {
+    process.stderr.write(`baram: ${pick(allowed.message, lang)}\n`);
+    await session.close();
+    return 1;
+  }
   const store = ConversationStore.open(conversationsFile(dataDir));
-  const backend = createBackend(target, { kind: backendKind });
+  const backend = createBackend(embedded ? resolve(target) : target, { kind: backendKind });
   const controller = new AbortController();
   const onSigint = () => {
     if (!controller.signal.aborted) process.stderr.write(`\n${pick(M.stopping, lang)}\n`);
@@ -134,7 +158,7 @@ function shorten(s: string, max: number): string {
 
 function toolModeOf(args: ParsedArgs, embedded: boolean): 'native' | 'constrained' {
   const value = flagString(args, 'tool-mode') ?? (embedded ? 'constrained' : 'native');
-  if (value !== 'native' && value !== 'constrained') throw new UsageError(`--tool-mode must be native or constrained (was '${value}').`);
+  if (value !== 'native' && value !== 'constrained') throw new UsageError(text(`--tool-mode는 native 또는 constrained입니다 ('${value}'을(를) 받음).`, `--tool-mode must be native or constrained (was '${value}').`));
   return value;
 }
 
@@ -142,7 +166,7 @@ function positiveInt(args: ParsedArgs, name: string): number | undefined {
   const value = flagString(args, name);
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--${name} must be a positive whole number (was '${value}').`);
+  if (!Number.isInteger(n) || n <= 0) throw new UsageError(text(`--${name}에는 1 이상의 정수를 주세요 ('${value}'을(를) 받음).`, `--${name} must be a positive whole number (was '${value}').`));
   return n;
 }
 

@@ -186,3 +186,19 @@ describe('baram run: a five-step task', { timeout: 180_000 }, () => {
     expect(unknown.stderr).toContain('baram conversations');
   });
 });
+
+describe('baram run: the admin decides which models', { timeout: 120_000 }, () => {
+  it('a server the policy does not list is never contacted; the message says to ask the administrator', async () => {
+    server = await startScriptedModelServer({ shape: 'openai', turns: [textTurn('보면 안 되는 답')] });
+    const policy = join(base, 'policy.json');
+    await writeFile(policy, JSON.stringify({ version: 1, model: { endpoints: ['http://127.0.0.1:1/'] } }));
+    const r = await runCli(['run', TASK, '--model', server.url, '--workspace', ws, '--data-dir', data, '--policy', policy, '--approve', 'none']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('관리자');
+    expect(server.requests).toHaveLength(0);
+    // Without a model section only this machine's servers are allowed: a GGUF file is not.
+    const file = await runCli(['run', TASK, '--model', join(base, 'model.gguf'), '--workspace', ws, '--data-dir', data, '--approve', 'none']);
+    expect(file.code).toBe(1);
+    expect(file.stderr).toContain('관리자');
+  });
+});
