@@ -32,11 +32,13 @@ const HELP = `baram — 바람 command line
   baram audit verify [--key K0] [--checkpoint FILE]... [--file EXPORT.jsonl] [--json]
                                              check the audit ledger (or an export); exit 0 OK, 1 damaged
   baram audit export --format jsonl|csv|syslog|cef --out FILE [--from DATE] [--to DATE]
-  baram audit checkpoint                     take a checkpoint now; print it as text and QR code
+  baram audit checkpoint                     take a checkpoint now: the text on stdout (> saved.txt for
+                                             verify --checkpoint), guidance and QR code on stderr
   baram audit tail [--lines N] [--follow]    the latest events, one per line
   baram audit backup --out DIR               copy the ledger with SQLite's backup API
   baram audit init                           set up auditing and show the verification key once
-        (all audit commands take --data-dir DIR)
+        (all audit commands take --data-dir DIR and --lang ko|en; CSV exports use Korean words
+         and Excel-readable local times, with the codes and UTC times in their own columns)
   baram policy check FILE [--settings FILE] [--lang ko|en]
                                              validate a policy (and a user's settings against it), run its tests, warn
   baram route "REQUEST" [--json] [--lang ko|en]   the tools a request is offered, and the tool block's token cost
