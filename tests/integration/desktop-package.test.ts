@@ -77,7 +77,8 @@ beforeAll(async () => {
     ],
     { cwd: project, env: { ...process.env, CI: 'true' } },
   );
-}, 120_000);
+  // A build and a package: minutes on a loaded 2-core machine. A cap against a hang, not a target.
+}, 600_000);
 
 afterAll(() => {
   if (project) rmSync(project, { recursive: true, force: true });
