@@ -19,7 +19,7 @@ export async function checkPolicyCommand(rest: readonly string[]): Promise<numbe
   const lang = langFlag(flagString(args, 'lang'));
   const [file, ...extra] = args.positional;
   if (!file || extra.length > 0) {
-    throw new UsageError(pick(text('사용법: baram policy check FILE [--settings FILE] [--lang ko|en]', 'Usage: baram policy check FILE [--settings FILE] [--lang ko|en]'), lang));
+    throw new UsageError(text('사용법: baram policy check FILE [--settings FILE] [--lang ko|en]', 'Usage: baram policy check FILE [--settings FILE] [--lang ko|en]'));
   }
   const settingsFile = flagString(args, 'settings');
   const out = (line: string) => process.stdout.write(`${line}\n`);
@@ -68,15 +68,17 @@ async function checkSettings(file: string, admin: EffectivePolicy, tools: readon
 }
 
 function report(file: string, problems: readonly PolicyProblem[], lang: Lang): number {
-  const n = problems.length;
-  process.stdout.write(`${pick(text(`${file}: 문제 ${n}개`, `${file}: ${n} problem${n === 1 ? '' : 's'}`), lang)}\n`);
-  for (const p of problems) process.stdout.write(`  ${p.path}: ${pick(p.message, lang)}\n`);
+  printList(file, problems, lang, 'problem');
   return 1;
 }
 
 function printWarnings(file: string, warnings: readonly PolicyProblem[], lang: Lang): void {
-  if (warnings.length === 0) return;
-  const n = warnings.length;
-  process.stdout.write(`${pick(text(`${file}: 경고 ${n}개`, `${file}: ${n} warning${n === 1 ? '' : 's'}`), lang)}\n`);
-  for (const w of warnings) process.stdout.write(`  ${w.path}: ${pick(w.message, lang)}\n`);
+  if (warnings.length > 0) printList(file, warnings, lang, 'warning');
+}
+
+function printList(file: string, items: readonly PolicyProblem[], lang: Lang, kind: 'problem' | 'warning'): void {
+  const n = items.length;
+  const header = text(`${file}: ${kind === 'problem' ? '문제' : '경고'} ${n}개`, `${file}: ${n} ${kind}${n === 1 ? '' : 's'}`);
+  process.stdout.write(`${pick(header, lang)}\n`);
+  for (const item of items) process.stdout.write(`  ${item.path}: ${pick(item.message, lang)}\n`);
 }
