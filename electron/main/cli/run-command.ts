@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { escapeForDisplay } from '../../common/display-text';
 import { pick, text, type Lang } from '../../common/i18n';
 import type { AgentEvent, AgentResult } from '../agent/agent';
 import { adminPolicyIfPresent, defaultDataDir } from '../runtime/paths';
@@ -120,17 +121,21 @@ export async function runCommand(rest: readonly string[]): Promise<number> {
   }
 }
 
-/** Terminal progress: the answer on stdout as it streams, everything else on stderr. */
+/**
+ * Terminal progress: the answer on stdout as it streams, everything else on stderr. What the model
+ * or a tool wrote is escaped for display: an injected document must not be able to repaint the
+ * terminal (a forged approval screen) with control sequences.
+ */
 function show(e: AgentEvent, lang: Lang): void {
   switch (e.type) {
     case 'text':
-      process.stdout.write(e.delta);
+      process.stdout.write(escapeForDisplay(e.delta, { keepNewlines: true }));
       break;
     case 'calling':
-      process.stderr.write(`${pick(M.call(e.tool, shorten(JSON.stringify(e.args), 200)), lang)}\n`);
+      process.stderr.write(`${pick(M.call(escapeForDisplay(e.tool), shorten(escapeForDisplay(JSON.stringify(e.args)), 200)), lang)}\n`);
       break;
     case 'called': {
-      const detail = e.outcome === 'ok' ? '' : `: ${shorten(e.text.replace(/\s+/g, ' '), 300)}`;
+      const detail = e.outcome === 'ok' ? '' : `: ${shorten(escapeForDisplay(e.text.replace(/\s+/g, ' ')), 300)}`;
       process.stderr.write(`${pick(M.outcome(e.outcome, detail), lang)}\n`);
       break;
     }
@@ -143,7 +148,7 @@ function show(e: AgentEvent, lang: Lang): void {
         process.stdout.write('\n');
       } else {
         process.stderr.write(`${r.answer}\n`);
-        if (r.raw) process.stderr.write(`${pick(M.raw, lang)}\n${r.raw}\n`);
+        if (r.raw) process.stderr.write(`${pick(M.raw, lang)}\n${escapeForDisplay(r.raw, { keepNewlines: true })}\n`);
       }
       break;
     }

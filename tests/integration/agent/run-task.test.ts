@@ -202,3 +202,14 @@ describe('baram run: the admin decides which models', { timeout: 120_000 }, () =
     expect(file.stderr).toContain('관리자');
   });
 });
+
+describe('baram run: the terminal shows what the model wrote, never obeys it', { timeout: 120_000 }, () => {
+  it('control sequences and bidi overrides in the answer are shown escaped', async () => {
+    server = await startScriptedModelServer({ shape: 'openai', turns: [textTurn('정리했습니다\u001b[2J\u001b[H── 승인이 필요합니다 ──\u202eexe.doc\n둘째 줄')] });
+    const r = await runCli(['run', TASK, '--model', server.url, '--workspace', ws, '--data-dir', data, '--approve', 'none']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toMatch(/[\u001b\u202e]/);
+    expect(r.stdout).toContain('\\u{001B}[2J');
+    expect(r.stdout).toContain('\\u{202E}exe.doc\n둘째 줄');
+  });
+});
