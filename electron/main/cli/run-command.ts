@@ -188,7 +188,7 @@ export async function conversationsCommand(rest: readonly string[]): Promise<num
       return 0;
     }
     if (list.length === 0) process.stdout.write(`${pick(text('저장된 대화가 없습니다.', 'No saved conversations.'), lang)}\n`);
-    for (const c of list) process.stdout.write(`${c.id.slice(0, 8)}  ${c.updatedAt.slice(0, 16).replace('T', ' ')}  ${c.status.padEnd(10)} ${c.title}\n`);
+    for (const c of list) process.stdout.write(`${c.id.slice(0, 8)}  ${c.updatedAt.slice(0, 16).replace('T', ' ')}  ${c.status.padEnd(10)} ${escapeForDisplay(c.title)}\n`);
     return 0;
   } finally {
     store.close();
