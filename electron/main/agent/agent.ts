@@ -29,8 +29,11 @@ export type AgentEvent =
   | { readonly type: 'repair'; readonly problems: readonly string[] }
   /** A call waits for a person's answer (from announcingBroker). */
   | { readonly type: 'waiting'; readonly callId: string; readonly tool: string; readonly summary: Text }
-  /** After each step: Baram's own time (the step's wall time less model and approval waits). */
-  | { readonly type: 'step'; readonly step: number; readonly ownMs: number; readonly modelMs: number }
+  /**
+   * After each step: Baram's own time (the step's wall time less the model's and the approver's
+   * waits), of which `callsMs` ran the calls (the gate's layers, the ledger, the tools' own work).
+   */
+  | { readonly type: 'step'; readonly step: number; readonly ownMs: number; readonly modelMs: number; readonly callsMs: number }
   | { readonly type: 'done'; readonly result: AgentResult };
 
 export interface AgentOptions {
@@ -192,12 +195,13 @@ class RequestRun {
       const calls = turn.calls.map((c) => ({ ...c, name: fromWireName(c.name, this.#known) }));
       if (calls.length === 0 && turn.malformed.length === 0) {
         this.save({ role: 'assistant', content: turn.text });
-        o.onEvent?.({ type: 'step', step, ownMs: performance.now() - started - modelMs, modelMs });
+        o.onEvent?.({ type: 'step', step, ownMs: performance.now() - started - modelMs, modelMs, callsMs: 0 });
         return { status: 'answered', answer: turn.text.trim(), steps: step };
       }
 
       const problems: string[] = [];
       let waited = 0;
+      const callsStart = performance.now();
       // A call whose arguments do not even parse still goes to the gate (as text), so the ledger
       // records what the model tried; it is never part of the history.
       for (const m of turn.malformed) {
@@ -206,6 +210,7 @@ class RequestRun {
         waited += r.approval?.waitedMs ?? 0;
       }
       const done = await this.#runCalls(calls);
+      const callsWall = performance.now() - callsStart;
       const accepted: { call: ToolCall; result: string }[] = [];
       for (const d of done) {
         waited += d.result.approval?.waitedMs ?? 0;
@@ -216,7 +221,8 @@ class RequestRun {
         this.save({ role: 'assistant', content: turn.text, toolCalls: accepted.map((a) => a.call) });
         for (const a of accepted) this.save({ role: 'tool', toolCallId: a.call.id, toolName: a.call.name, content: a.result });
       }
-      o.onEvent?.({ type: 'step', step, ownMs: Math.max(0, performance.now() - started - modelMs - waited), modelMs });
+      const callsMs = Math.max(0, callsWall - waited);
+      o.onEvent?.({ type: 'step', step, ownMs: Math.max(0, performance.now() - started - modelMs - waited), modelMs, callsMs });
       if (this.#signal.aborted) return this.#cancelled();
       if (problems.length > 0) {
         if (repairing) return { status: 'failed', answer: pick(agentMessages.repairFailed, o.lang), steps: step, raw: rawOf(turn) };
