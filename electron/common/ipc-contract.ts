@@ -1,14 +1,26 @@
-import type { Risk } from './domain';
+import type { Static } from '@sinclair/typebox';
+import type { ApprovalRequest } from './approval';
+import type { Outcome, Risk } from './domain';
 import type { Lang, Text } from './i18n';
+import type { requestSchemas } from './ipc-schemas';
 
 /**
- * The one typed IPC contract (DESIGN idiom 5): channel → [request, response]. The preload bridge
- * and the main-process handlers are both generated from this file, so a channel cannot exist on one
- * side only. Pure TypeScript: no node:*, no electron, no DOM.
+ * The one typed IPC contract (DESIGN idiom 5), in two halves:
+ *   requests  channel → [request, response]: the page asks, main answers with an IpcResult;
+ *   events    event → payload: main pushes to the page (approval requests, progress, streamed text).
+ * Each request is a TypeBox schema (ipc-schemas.ts): the static type the page and the handlers see
+ * and the runtime check main applies (ipc-validate.ts) come from the same object, so they cannot
+ * drift. This file imports the schemas as types only, so the page and preload bundles stay small.
+ * The preload bridge, the preview bridge and the main-process handlers are all generated from the
+ * channel lists below. Pure TypeScript: no node:*, no electron, no DOM
+ * (docs/2026-12-03-ipc-contract.md).
  */
 
+export type IpcChannel = keyof typeof requestSchemas;
+export type IpcRequest<C extends IpcChannel> = Static<(typeof requestSchemas)[C]>;
+
 /** Request of a channel that takes no arguments: always the empty object `{}`. */
-export type NoArgs = Readonly<Record<string, never>>;
+export type NoArgs = IpcRequest<'app:info'>;
 
 export interface AppInfo {
   /** Application version (package.json). */
@@ -25,14 +37,57 @@ export interface ToolSummary {
   readonly description: Text;
 }
 
-export interface IpcContract {
-  readonly 'app:info': readonly [request: NoArgs, response: AppInfo];
-  readonly 'tools:list': readonly [request: NoArgs, response: readonly ToolSummary[]];
+export interface ChatStarted {
+  /** Names the run in every `chat:event` and in `chat:stop`. */
+  readonly runId: string;
 }
 
-export type IpcChannel = keyof IpcContract;
-export type IpcRequest<C extends IpcChannel> = IpcContract[C][0];
-export type IpcResponse<C extends IpcChannel> = IpcContract[C][1];
+interface Responses {
+  readonly 'app:info': AppInfo;
+  readonly 'tools:list': readonly ToolSummary[];
+  readonly 'chat:send': ChatStarted;
+  readonly 'chat:stop': { readonly stopped: boolean };
+  readonly 'approval:answer': { readonly accepted: boolean };
+}
+
+export type IpcResponse<C extends IpcChannel> = Responses[C];
+
+// ── events pushed to the window ─────────────────────────────────────────────────────────────
+
+export type RunStatus = 'answered' | 'failed' | 'cancelled' | 'step_limit';
+
+/** Progress of one agent run, as the window shows it. */
+export type ChatEvent = { readonly runId: string } & (
+  | { readonly type: 'thinking'; readonly step: number }
+  | { readonly type: 'text'; readonly delta: string }
+  | { readonly type: 'calling'; readonly callId: string; readonly tool: string; readonly args: Readonly<Record<string, unknown>> }
+  | { readonly type: 'called'; readonly callId: string; readonly tool: string; readonly outcome: Outcome; readonly text: string }
+  | { readonly type: 'waiting'; readonly tool: string; readonly summary: Text }
+  | { readonly type: 'done'; readonly status: RunStatus; readonly answer: string; readonly conversationId: string }
+);
+
+/** An approval that is no longer open (answered, timed out, stopped): the dialog closes. */
+export interface ApprovalClosed {
+  readonly callId: string;
+}
+
+export interface IpcEvents {
+  readonly 'chat:event': ChatEvent;
+  readonly 'approval:request': ApprovalRequest;
+  readonly 'approval:closed': ApprovalClosed;
+}
+
+export type IpcEventName = keyof IpcEvents;
+
+/** The runtime event list; `satisfies` makes a missing or extra name a compile error. */
+const EVENT_NAMES = { 'chat:event': true, 'approval:request': true, 'approval:closed': true } as const satisfies Record<IpcEventName, true>;
+export const IPC_EVENTS: readonly IpcEventName[] = Object.freeze(Object.keys(EVENT_NAMES) as IpcEventName[]);
+
+export function isIpcEvent(value: unknown): value is IpcEventName {
+  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(EVENT_NAMES, value);
+}
+
+// ── results ─────────────────────────────────────────────────────────────────────────────────
 
 /**
  * Why a call failed. Results cross IPC as values because an exception thrown through
@@ -40,9 +95,11 @@ export type IpcResponse<C extends IpcChannel> = IpcContract[C][1];
  *   FORBIDDEN_SENDER  the message did not come from the app's own top-level page
  *   BAD_REQUEST       the request does not have the contract's shape
  *   UNAVAILABLE       the feature behind the channel is not connected in this build
+ *   BUSY              a request is already running (one run at a time per window)
+ *   NOT_FOUND         the run or approval named is not open (finished, timed out)
  *   INTERNAL          a bug in the main process (details stay in the main-process log)
  */
-export type IpcErrorCode = 'FORBIDDEN_SENDER' | 'BAD_REQUEST' | 'UNAVAILABLE' | 'INTERNAL';
+export type IpcErrorCode = 'FORBIDDEN_SENDER' | 'BAD_REQUEST' | 'UNAVAILABLE' | 'BUSY' | 'NOT_FOUND' | 'INTERNAL';
 
 export interface IpcError {
   readonly code: IpcErrorCode;
@@ -60,51 +117,52 @@ export function ipcFail<T = never>(code: IpcErrorCode, message: string): IpcResu
   return { ok: false, error: { code, message } };
 }
 
-type RequestGuard<C extends IpcChannel> = (value: unknown) => value is IpcRequest<C>;
+/** The runtime channel list; `satisfies` makes a channel missing here (or extra) a compile error. */
+const CHANNEL_NAMES = {
+  'app:info': true,
+  'tools:list': true,
+  'chat:send': true,
+  'chat:stop': true,
+  'approval:answer': true,
+} as const satisfies Record<IpcChannel, true>;
 
-function isNoArgs(value: unknown): value is NoArgs {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const proto: unknown = Object.getPrototypeOf(value);
-  return (proto === Object.prototype || proto === null) && Reflect.ownKeys(value).length === 0;
-}
-
-/**
- * Runtime shape check per channel: the renderer is untrusted, so main validates every request.
- * Keyed by every channel (the mapped type makes a missing one a compile error), which also makes
- * it the source of the runtime channel list.
- */
-const requestGuards: { readonly [C in IpcChannel]: RequestGuard<C> } = {
-  'app:info': isNoArgs,
-  'tools:list': isNoArgs,
-};
-
-export const IPC_CHANNELS: readonly IpcChannel[] = Object.freeze(Object.keys(requestGuards) as IpcChannel[]);
+export const IPC_CHANNELS: readonly IpcChannel[] = Object.freeze(Object.keys(CHANNEL_NAMES) as IpcChannel[]);
 
 export function isIpcChannel(value: unknown): value is IpcChannel {
-  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(requestGuards, value);
+  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(CHANNEL_NAMES, value);
 }
 
-export function isValidRequest<C extends IpcChannel>(channel: C, value: unknown): value is IpcRequest<C> {
-  const guard: RequestGuard<C> = requestGuards[channel];
-  return guard(value);
-}
+// ── the bridge ──────────────────────────────────────────────────────────────────────────────
 
-/** What the preload exposes as `window.baram`: one function per channel, nothing else. */
-export type BaramApi = {
-  readonly [C in IpcChannel]: (request: IpcRequest<C>) => Promise<IpcResult<IpcResponse<C>>>;
-};
-
-/** The transport underneath the API: `ipcRenderer.invoke` in the preload, a direct binding in e2e tests. */
-export type IpcInvoke = (channel: IpcChannel, request: unknown) => Promise<unknown>;
+export type EventListener<E extends IpcEventName> = (payload: IpcEvents[E]) => void;
 
 /**
- * Builds the bridge object from the channel list. The transport's answer is trusted to be an
- * IpcResult because main's dispatcher is the only thing that produces it.
+ * What the preload exposes as `window.baram`: one function per channel, plus `on` to listen to
+ * the contract's events (returns the function that stops listening). Nothing else.
  */
-export function createBaramApi(invoke: IpcInvoke): BaramApi {
-  const api: Record<string, (request: unknown) => Promise<unknown>> = {};
+export type BaramApi = {
+  readonly [C in IpcChannel]: (request: IpcRequest<C>) => Promise<IpcResult<IpcResponse<C>>>;
+} & {
+  readonly on: <E extends IpcEventName>(event: E, listener: EventListener<E>) => () => void;
+};
+
+/** The transport underneath the API: `ipcRenderer.invoke` in the preload, HTTP in the preview. */
+export type IpcInvoke = (channel: IpcChannel, request: unknown) => Promise<unknown>;
+export type IpcSubscribe = (event: IpcEventName, listener: (payload: unknown) => void) => () => void;
+
+/**
+ * Builds the bridge object from the channel and event lists. The transport's answers are trusted
+ * to be IpcResults and event payloads because main's dispatcher and emitter are the only things
+ * that produce them; an unknown event name is refused here, before the transport sees it.
+ */
+export function createBaramApi(invoke: IpcInvoke, subscribe: IpcSubscribe): BaramApi {
+  const api: Record<string, unknown> = {};
   for (const channel of IPC_CHANNELS) {
     api[channel] = (request: unknown) => invoke(channel, request);
   }
+  api['on'] = (event: unknown, listener: unknown) => {
+    if (!isIpcEvent(event) || typeof listener !== 'function') throw new TypeError(`not an event of the IPC contract: ${String(event)}`);
+    return subscribe(event, (payload) => (listener as (p: unknown) => void)(payload));
+  };
   return Object.freeze(api) as unknown as BaramApi;
 }

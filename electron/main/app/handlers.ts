@@ -2,6 +2,9 @@ import { ipcFail, ipcOk, type ToolSummary } from '../../common/ipc-contract';
 import type { Lang } from '../../common/i18n';
 import type { IpcHandlers } from './ipc';
 
+/** The channels a working session answers (electron/main/desktop/desktop-core.ts). */
+export type SessionHandlers = Pick<IpcHandlers, 'chat:send' | 'chat:stop' | 'approval:answer'>;
+
 export interface AppHandlerDeps {
   readonly version: string;
   readonly lang: Lang;
@@ -11,9 +14,12 @@ export interface AppHandlerDeps {
    * showing an empty list that looks like "no tools".
    */
   readonly listTools?: () => readonly ToolSummary[] | Promise<readonly ToolSummary[]>;
+  /** Chat and approvals; absent (no session could open) → UNAVAILABLE. */
+  readonly session?: SessionHandlers;
 }
 
 export function createAppHandlers(deps: AppHandlerDeps): IpcHandlers {
+  const unavailable = () => ipcFail<never>('UNAVAILABLE', 'no working session is open in the desktop app');
   return {
     'app:info': () => ipcOk({ version: deps.version, lang: deps.lang }),
     'tools:list': async () => {
@@ -24,5 +30,8 @@ export function createAppHandlers(deps: AppHandlerDeps): IpcHandlers {
         tools.map((t) => ({ name: t.name, family: t.family, risk: t.risk, description: { ko: t.description.ko, en: t.description.en } })),
       );
     },
+    'chat:send': deps.session?.['chat:send'] ?? unavailable,
+    'chat:stop': deps.session?.['chat:stop'] ?? unavailable,
+    'approval:answer': deps.session?.['approval:answer'] ?? unavailable,
   };
 }

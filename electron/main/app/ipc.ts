@@ -1,12 +1,14 @@
 import {
   IPC_CHANNELS,
   ipcFail,
-  isValidRequest,
   type IpcChannel,
+  type IpcEventName,
+  type IpcEvents,
   type IpcRequest,
   type IpcResponse,
   type IpcResult,
 } from '../../common/ipc-contract';
+import { isValidRequest } from '../../common/ipc-validate';
 import type { SenderFrame } from './renderer-origin';
 
 /**
@@ -76,4 +78,26 @@ export function registerIpcHandlers(ipc: IpcRegistrar, handlers: IpcHandlers, op
   return () => {
     for (const channel of IPC_CHANNELS) ipc.removeHandler(channel);
   };
+}
+
+/** The part of Electron's WebFrameMain an event goes through. */
+export interface EventFrame extends SenderFrame {
+  send(channel: string, payload: unknown): void;
+}
+
+/**
+ * Events go the other way, and are checked the same way: an event is sent only to the window's
+ * top-level frame while it shows the app's own page. A window that navigated elsewhere (which
+ * hardening blocks, but this does not rely on it) never receives an approval request or a
+ * streamed answer. Returns whether the event was sent.
+ */
+export function sendEvent<E extends IpcEventName>(
+  frame: EventFrame | null,
+  event: E,
+  payload: IpcEvents[E],
+  isTrustedReceiver: (frame: SenderFrame | null) => boolean,
+): boolean {
+  if (!frame || !isTrustedReceiver(frame)) return false;
+  frame.send(event, payload);
+  return true;
 }

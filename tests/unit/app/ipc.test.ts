@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { IPC_CHANNELS, ipcOk } from '../../../electron/common/ipc-contract';
 import { createAppHandlers } from '../../../electron/main/app/handlers';
-import { registerIpcHandlers, type DispatchOptions, type InvokeEvent, type IpcHandlers, type IpcProblem, type IpcRegistrar } from '../../../electron/main/app/ipc';
+import { registerIpcHandlers, sendEvent, type DispatchOptions, type EventFrame, type InvokeEvent, type IpcHandlers, type IpcProblem, type IpcRegistrar } from '../../../electron/main/app/ipc';
 import { isTrustedSender, rendererSource } from '../../../electron/main/app/renderer-origin';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
@@ -58,6 +58,9 @@ describe('IPC dispatcher', () => {
         return ipcOk({ version: '1', lang: 'ko' });
       },
       'tools:list': () => ipcOk([]),
+      'chat:send': () => ipcOk({ runId: 'r' }),
+      'chat:stop': () => ipcOk({ stopped: true }),
+      'approval:answer': () => ipcOk({ accepted: true }),
     };
     const { ipc, problems } = setup(handlers);
     const strangers: InvokeEvent[] = [
@@ -78,17 +81,43 @@ describe('IPC dispatcher', () => {
     for (const args of [[], [{ path: '/etc/passwd' }], [null], [{}, 'extra']]) {
       await expect(ipc.invoke('tools:list', fromApp, ...args)).resolves.toMatchObject({ ok: false, error: { code: 'BAD_REQUEST' } });
     }
+    const badChat = [{}, { text: '' }, { text: 1 }, { text: 'hi', extra: true }, { text: 'x'.repeat(20_001) }];
+    for (const request of badChat) {
+      await expect(ipc.invoke('chat:send', fromApp, request)).resolves.toMatchObject({ ok: false, error: { code: 'BAD_REQUEST' } });
+    }
+    const badAnswer = { callId: 'c', digest: 'd', choice: 'allow-forever' };
+    await expect(ipc.invoke('approval:answer', fromApp, badAnswer)).resolves.toMatchObject({ ok: false, error: { code: 'BAD_REQUEST' } });
+  });
+
+  it('passes a contract-shaped request through to the handler (here: no session → UNAVAILABLE)', async () => {
+    const { ipc } = setup();
+    await expect(ipc.invoke('chat:send', fromApp, { text: '안녕' })).resolves.toMatchObject({ ok: false, error: { code: 'UNAVAILABLE' } });
+    const answer = { callId: 'c', digest: 'd', choice: 'deny', reason: '폴더가 틀렸어요' };
+    await expect(ipc.invoke('approval:answer', fromApp, answer)).resolves.toMatchObject({ ok: false, error: { code: 'UNAVAILABLE' } });
+  });
+
+  it('sends events only to the top-level frame showing the app page', () => {
+    const sent: [string, unknown][] = [];
+    const frame = (url: string, parent: unknown = null): EventFrame => ({ url, parent, send: (c, p) => sent.push([c, p]) });
+    const trusted = (f: { url: string; parent: unknown } | null) => isTrustedSender(f, source);
+    const payload = { callId: 'c1' };
+    expect(sendEvent(frame(appPage), 'approval:closed', payload, trusted)).toBe(true);
+    expect(sendEvent(frame('https://evil.example/'), 'approval:closed', payload, trusted)).toBe(false);
+    expect(sendEvent(frame(appPage, {}), 'approval:closed', payload, trusted)).toBe(false);
+    expect(sendEvent(null, 'approval:closed', payload, trusted)).toBe(false);
+    expect(sent).toEqual([['approval:closed', payload]]);
   });
 
   it('turns a handler bug into INTERNAL without leaking its message to the page', async () => {
     const boom = new Error('secret path /home/kim/.ssh/id_rsa');
     const { ipc, problems } = setup({
+      ...createAppHandlers({ version: '1', lang: 'ko' }),
       'app:info': () => {
         throw boom;
       },
       'tools:list': async () => Promise.reject(boom),
     });
-    for (const channel of IPC_CHANNELS) {
+    for (const channel of ['app:info', 'tools:list'] as const) {
       const result = (await ipc.invoke(channel, fromApp, {})) as { ok: boolean; error: { code: string; message: string } };
       expect(result).toMatchObject({ ok: false, error: { code: 'INTERNAL' } });
       expect(result.error.message).not.toContain('secret');

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createBaramApi, IPC_CHANNELS, isIpcChannel, isValidRequest, type IpcChannel } from '../../../electron/common/ipc-contract';
+import { createBaramApi, IPC_CHANNELS, IPC_EVENTS, isIpcChannel, type IpcChannel } from '../../../electron/common/ipc-contract';
+import { isValidRequest } from '../../../electron/common/ipc-validate';
 
 describe('IPC contract', () => {
   it('lists exactly the channels of the contract map', () => {
-    expect([...IPC_CHANNELS].sort()).toEqual(['app:info', 'tools:list']);
+    expect([...IPC_CHANNELS].sort()).toEqual(['app:info', 'approval:answer', 'chat:send', 'chat:stop', 'tools:list']);
+    expect([...IPC_EVENTS].sort()).toEqual(['approval:closed', 'approval:request', 'chat:event']);
     expect(isIpcChannel('app:info')).toBe(true);
     expect(isIpcChannel('toString')).toBe(false); // inherited names are not channels
     expect(isIpcChannel('shell:open')).toBe(false);
@@ -16,12 +18,22 @@ describe('IPC contract', () => {
       expect(isValidRequest('tools:list', bad)).toBe(false);
     }
   });
+
+  it('checks each request against its schema: types, lengths, enums, no extra keys', () => {
+    expect(isValidRequest('chat:send', { text: '엑셀 파일을 정리해줘' })).toBe(true);
+    expect(isValidRequest('chat:send', { text: 'x', conversationId: 'abc' })).toBe(true);
+    expect(isValidRequest('chat:send', { text: '' })).toBe(false);
+    expect(isValidRequest('chat:send', { text: 'x', admin: true })).toBe(false);
+    expect(isValidRequest('approval:answer', { callId: 'c', digest: 'd', choice: 'deny', reason: '아니요' })).toBe(true);
+    expect(isValidRequest('approval:answer', { callId: 'c', digest: 'd', choice: 'always' })).toBe(false);
+    expect(isValidRequest('chat:stop', { runId: 7 })).toBe(false);
+  });
 });
 
 describe('createBaramApi', () => {
   it('exposes one function per channel and nothing else, frozen', () => {
-    const api = createBaramApi(async () => ({ ok: true, value: null }));
-    expect(Object.keys(api).sort()).toEqual([...IPC_CHANNELS].sort());
+    const api = createBaramApi(async () => ({ ok: true, value: null }), () => () => undefined);
+    expect(Object.keys(api).sort()).toEqual([...IPC_CHANNELS, 'on'].sort());
     expect(Object.values(api).every((f) => typeof f === 'function')).toBe(true);
     expect(Object.isFrozen(api)).toBe(true);
   });
@@ -31,12 +43,34 @@ describe('createBaramApi', () => {
     const api = createBaramApi(async (channel, request) => {
       calls.push([channel, request]);
       return { ok: true, value: { version: '9.9.9', lang: 'en' } };
-    });
+    }, () => () => undefined);
     await expect(api['app:info']({})).resolves.toEqual({ ok: true, value: { version: '9.9.9', lang: 'en' } });
     await api['tools:list']({});
     expect(calls).toEqual([
       ['app:info', {}],
       ['tools:list', {}],
     ]);
+  });
+});
+
+describe('createBaramApi events', () => {
+  it('subscribes to contract events only and hands over the payload', () => {
+    const subscribed: string[] = [];
+    let deliver: (payload: unknown) => void = () => undefined;
+    const api = createBaramApi(
+      async () => null,
+      (event, listener) => {
+        subscribed.push(event);
+        deliver = listener;
+        return () => subscribed.push(`-${event}`);
+      },
+    );
+    const got: unknown[] = [];
+    const off = api.on('approval:closed', (p) => got.push(p));
+    deliver({ callId: 'c' });
+    off();
+    expect(got).toEqual([{ callId: 'c' }]);
+    expect(subscribed).toEqual(['approval:closed', '-approval:closed']);
+    expect(() => api.on('shell:open' as never, () => undefined)).toThrow(TypeError);
   });
 });

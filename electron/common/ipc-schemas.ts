@@ -1,0 +1,29 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+
+/**
+ * The request half of the IPC contract as TypeBox schemas, one per channel (ipc-contract.ts
+ * derives the request types from them; ipc-validate.ts checks requests against them in main).
+ * Strict: no extra keys, bounded strings, enums spelled out.
+ */
+const strict = { additionalProperties: false } as const;
+const Id = Type.String({ minLength: 1, maxLength: 200 });
+
+export const requestSchemas = {
+  'app:info': Type.Object({}, strict),
+  'tools:list': Type.Object({}, strict),
+  /** A typed request from the user: starts an agent run. */
+  'chat:send': Type.Object({ text: Type.String({ minLength: 1, maxLength: 20_000 }), conversationId: Type.Optional(Id) }, strict),
+  /** Stop: ends generation and every running tool of the run. */
+  'chat:stop': Type.Object({ runId: Id }, strict),
+  /** The person's answer to an `approval:request` event. */
+  'approval:answer': Type.Object(
+    {
+      callId: Id,
+      digest: Type.String({ minLength: 1, maxLength: 200 }),
+      choice: Type.Union([Type.Literal('allow-once'), Type.Literal('allow-session'), Type.Literal('deny')]),
+      reason: Type.Optional(Type.String({ maxLength: 2_000 })),
+    },
+    strict,
+  ),
+} as const satisfies Readonly<Record<string, TSchema>>;
+

@@ -1,0 +1,92 @@
+import { ipcFail, ipcOk } from '../../common/ipc-contract';
+import type { Lang } from '../../common/i18n';
+import { announcingBroker, type AgentEvent } from '../agent/agent';
+import { ConversationStore, conversationsFile } from '../agent/conversations';
+import { toolCatalog } from '../gate';
+import type { ModelBackend } from '../model';
+import { osUser } from '../runtime/os-user';
+import { openSession, type SessionOptions, type Session } from '../runtime/session';
+import type { IpcHandlers } from '../app/ipc';
+import { createAppHandlers } from '../app/handlers';
+import { ChatService } from './chat-service';
+import type { EmitEvent } from './emit';
+import { WindowBroker } from './window-broker';
+
+/**
+ * Everything behind the window, without Electron: the session (gate and ledger), the window's
+ * approval broker, the conversation store and the agent runs, with the contract's handlers on
+ * top. Electron's main.ts and the browser preview (electron/main/preview) open it the same way, so
+ * what a reviewer clicks in the preview is the app's core. One disposable object: close() stops a
+ * running request, then closes the store and the session (which records the stop).
+ */
+export interface DesktopCoreOptions {
+  readonly session: Omit<SessionOptions, 'broker' | 'lang'>;
+  readonly lang: Lang;
+  readonly version: string;
+  /**
+   * The model, chosen once the session's policy is known (the admin lists the allowed ones);
+   * null or absent → `chat:send` answers UNAVAILABLE.
+   */
+  readonly model?: (session: Session) => DesktopModel | null;
+  readonly emit: EmitEvent;
+}
+
+export interface DesktopModel {
+  readonly backend: ModelBackend;
+  /** How the model is named in the conversation list (URL or file). */
+  readonly label: string;
+}
+
+export interface DesktopCore {
+  readonly handlers: IpcHandlers;
+  readonly session: Session;
+  close(): Promise<void>;
+}
+
+export async function openDesktopCore(o: DesktopCoreOptions): Promise<DesktopCore> {
+  const broker = new WindowBroker(o.emit, `os:${osUser()}`);
+  let chat: ChatService | null = null;
+  const relay = (e: AgentEvent) => chat?.relay(e);
+  const session = await openSession({ ...o.session, lang: o.lang, broker: announcingBroker(broker, relay) });
+  const model = o.model?.(session) ?? null;
+  const store = model ? ConversationStore.open(conversationsFile(session.dataDir)) : null;
+  if (model && store) {
+    chat = new ChatService({
+      gate: session.gate,
+      backend: model.backend,
+      store,
+      lang: o.lang,
+      workspace: session.roots[0] ?? '',
+      modelLabel: model.label,
+      emit: o.emit,
+    });
+  }
+  const noModel = () => ipcFail<never>('UNAVAILABLE', 'no model is configured for the desktop app');
+  const handlers = createAppHandlers({
+    version: o.version,
+    lang: o.lang,
+    listTools: () => toolCatalog().map(({ name, family, risk, description }) => ({ name, family, risk, description })),
+    session: {
+      'chat:send': (r) => (chat ? chat.send(r.text, r.conversationId) : noModel()),
+      'chat:stop': (r) => (chat ? chat.stop(r.runId) : noModel()),
+      'approval:answer': (r) =>
+        broker.answer(r) ? ipcOk({ accepted: true }) : ipcFail('NOT_FOUND', 'that approval is no longer open (answered, timed out or stopped)'),
+    },
+  });
+  let closed = false;
+  return {
+    handlers,
+    session,
+    async close() {
+      if (closed) return;
+      closed = true;
+      try {
+        await chat?.close();
+        await model?.backend.close?.();
+        store?.close();
+      } finally {
+        await session.close();
+      }
+    },
+  };
+}
