@@ -43,6 +43,12 @@ describe('routing Korean and English requests', () => {
     expect(ranked[0]!.name).toBe('filesystem.list');
   });
 
+  it('a memo is a file, not memory: "메모" routes to reading files, "메모리" to system.info', () => {
+    const real = toolCatalog();
+    expect(route('메모 파일을 읽어줘', new RoutingState(), real).schemas).not.toContain('system.info');
+    expect(route('메모리가 얼마나 남았어', new RoutingState(), real).schemas).toContain('system.info');
+  });
+
   it('routes nothing for small talk', () => {
     const r = route('안녕하세요 반가워요', new RoutingState(), tools, { lang: 'ko' });
     expect(r.schemas).toEqual([]);

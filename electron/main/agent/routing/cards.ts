@@ -42,6 +42,8 @@ const REQUEST_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
   적히: ['포함'], 적힌: ['포함'], 인트라넷: ['웹'], 사이트: ['웹'], 홈페이지: ['웹'],
   들어가: ['포함'], 들어간: ['포함'], 들어있: ['포함'], 포함되: ['포함'], 나오: ['포함'], 나온: ['포함'],
   없애: ['삭제'], 살리: ['복원'], 코드: ['내용'], 주석: ['내용'],
+  // A memo is a file: without this, "메모" is only a part of system.info's "메모리" (memory).
+  메모: ['파일'],
   big: ['size'], larg: ['size'], huge: ['size'],
 };
 
