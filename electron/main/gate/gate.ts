@@ -421,8 +421,10 @@ class CallRun {
       targets: plan.targets.map((t) => ({
         path: files.display(t.path),
         ...(t.to ? { to: files.display(t.to) } : {}),
-        absolutePath: t.path,
-        ...(t.to ? { absoluteTo: t.to } : {}),
+        // Composed (NFC), as every other display: a decomposed Mac name reads as jamo in some
+        // consoles. Unambiguous: two names that differ only so are refused before a plan exists.
+        absolutePath: t.path.normalize('NFC'),
+        ...(t.to ? { absoluteTo: t.to.normalize('NFC') } : {}),
         exists: t.fingerprint !== null,
       })),
       ...(plan.preview !== undefined ? { preview: plan.preview } : {}),

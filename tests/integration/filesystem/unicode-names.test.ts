@@ -49,6 +49,10 @@ describe('NFD names found by NFC input', () => {
 
     const moved = await g.call('filesystem.move', { from: `${FOLDER}/${LEAVE}`, to: '2024/' });
     expect(moved.outcome).toBe('ok');
+    // The approval shows the absolute path composed, as typed, not as jamo.
+    const approval = g.approvals.find((a) => a.tool === 'filesystem.move')!;
+    expect(approval.targets.map((t) => t.absolutePath)).toContain(join(g.workspace, FOLDER, LEAVE));
+    expect(JSON.stringify(approval.targets)).not.toContain(nfd(LEAVE));
     // Moved into the new folder under its real (decomposed) name: nothing renamed behind the user's back.
     expect(readdirSync(join(g.workspace, '2024'))).toEqual([nfd(LEAVE)]);
 
