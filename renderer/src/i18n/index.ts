@@ -1,7 +1,7 @@
 import { pick, type Lang } from '../../../electron/common/i18n';
-import type { Risk } from '../../../electron/common/domain';
+import type { Outcome, Risk, RuleSource } from '../../../electron/common/domain';
 import type { IpcErrorCode } from '../../../electron/common/ipc-contract';
-import { ipcErrorMessages, messages, riskLabels, type MessageKey } from './messages';
+import { ipcErrorMessages, messages, outcomeLabels, riskLabels, ruleSourceLabels, type MessageKey } from './messages';
 
 /** Korean is the default until the desktop app says otherwise (SPEC §6: Korean first). */
 export const DEFAULT_LANG: Lang = 'ko';
@@ -16,4 +16,12 @@ export function riskLabel(risk: Risk, lang: Lang): string {
 
 export function ipcErrorMessage(code: IpcErrorCode, lang: Lang): string {
   return pick(ipcErrorMessages[code], lang);
+}
+
+export function outcomeLabel(outcome: Outcome, lang: Lang): string {
+  return pick(outcomeLabels[outcome], lang);
+}
+
+export function ruleSourceLabel(source: RuleSource, lang: Lang): string {
+  return pick(ruleSourceLabels[source], lang);
 }

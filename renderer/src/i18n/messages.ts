@@ -1,5 +1,5 @@
 import { text, type Text } from '../../../electron/common/i18n';
-import type { Risk } from '../../../electron/common/domain';
+import type { Outcome, Risk, RuleSource } from '../../../electron/common/domain';
 import type { IpcErrorCode } from '../../../electron/common/ipc-contract';
 
 /**
@@ -10,17 +10,43 @@ export const messages = {
   title: text('바람', 'Baram'),
   tagline: text('사무실 안에서만 일하는 업무 도우미', 'An office assistant that works only inside your office'),
   version: text('버전', 'Version'),
-  toolsHeading: text('사용할 수 있는 도구', 'Available tools'),
-  loading: text('불러오는 중…', 'Loading…'),
-  noTools: text('등록된 도구가 없습니다.', 'No tools are registered.'),
   bridgeMissing: text(
-    '데스크톱 앱과 연결되어 있지 않습니다. 도구 목록은 바람 데스크톱 앱 안에서 열었을 때 보입니다.',
-    'Not connected to the desktop app. The tool list appears when this page is opened inside the Baram desktop app.',
+    '데스크톱 앱과 연결되어 있지 않습니다. 이 화면은 바람 데스크톱 앱 안에서 열었을 때 동작합니다.',
+    'Not connected to the desktop app. This screen works when opened inside the Baram desktop app.',
   ),
-  columnName: text('이름', 'Name'),
-  columnFamily: text('분류', 'Family'),
-  columnRisk: text('위험도', 'Risk'),
-  columnDescription: text('설명', 'Description'),
+  language: text('언어', 'Language'),
+  // chat
+  chatHeading: text('대화', 'Chat'),
+  chatEmpty: text('무엇을 도와드릴까요? 예: "다운로드 폴더의 엑셀 파일을 연도별 폴더로 정리해줘"', 'What can I do for you? For example: "Sort the Excel files in Downloads into folders by year"'),
+  composerLabel: text('요청 입력', 'Your request'),
+  composerHint: text('Enter로 보내기, Shift+Enter로 줄바꿈', 'Enter sends, Shift+Enter adds a line'),
+  send: text('보내기', 'Send'),
+  stop: text('중지', 'Stop'),
+  you: text('나', 'You'),
+  assistant: text('바람', 'Baram'),
+  thinking: text('생각하는 중…', 'Thinking…'),
+  running: text('실행 중', 'Running'),
+  waitingApproval: text('승인을 기다리는 중', 'Waiting for approval'),
+  arguments: text('인수', 'Arguments'),
+  result: text('결과', 'Result'),
+  runCancelled: text('중지했습니다.', 'Stopped.'),
+  runFailed: text('요청을 끝내지 못했습니다.', 'The request could not be completed.'),
+  // approval
+  approvalTitle: text('승인이 필요합니다', 'Approval needed'),
+  approvalRisk: text('위험도', 'Risk'),
+  approvalRule: text('적용된 규칙', 'Matched rule'),
+  approvalFiles: text('영향을 받는 파일', 'Affected files'),
+  approvalDestination: text('대상', 'Destination'),
+  approvalPreview: text('변경 미리 보기', 'Preview of the change'),
+  approvalNewFolder: text('새로 만드는 폴더', 'New folder'),
+  approvalNew: text('새로 만듦', 'new'),
+  approvalReason: text('거부 이유 (선택, 모델에게 전달됩니다)', 'Reason for denying (optional, sent to the model)'),
+  allowOnce: text('이번만 허용', 'Allow once'),
+  allowSession: text('이 세션 동안 허용', 'Allow for this session'),
+  deny: text('거부', 'Deny'),
+  approvalQueued: text('대기 중인 승인 요청', 'approval requests waiting'),
+  autoDenyIn: text('자동 거부까지', 'Auto-deny in'),
+  seconds: text('초', 's'),
 } as const satisfies Readonly<Record<string, Text>>;
 
 export type MessageKey = keyof typeof messages;
@@ -45,11 +71,32 @@ export const ipcErrorMessages: Readonly<Record<IpcErrorCode, Text>> = {
     'The desktop app did not understand the request. Reinstall the latest version of the app.',
   ),
   UNAVAILABLE: text(
-    '이 기능은 아직 연결되어 있지 않습니다. 도구 목록은 다음 버전에서 보입니다.',
-    'This feature is not connected yet. The tool list will appear in a later version.',
+    '이 기능은 지금 연결되어 있지 않습니다(모델이나 작업 세션이 없음). 관리자에게 문의하세요.',
+    'This feature is not connected right now (no model or working session). Ask your administrator.',
   ),
+  BUSY: text('이미 처리 중인 요청이 있습니다. 끝나거나 중지한 뒤 다시 보내세요.', 'A request is already running. Wait for it or stop it, then send again.'),
+  NOT_FOUND: text('그 요청은 이미 끝났습니다.', 'That request has already ended.'),
   INTERNAL: text(
     '데스크톱 앱 내부 오류가 발생했습니다. 관리자에게 앱 로그를 전달하세요.',
     'The desktop app hit an internal error. Send the application log to your administrator.',
   ),
+};
+
+/** Outcome badges on tool cards (SPEC G-NOTHROW outcomes); exhaustive. */
+export const outcomeLabels: Readonly<Record<Outcome, Text>> = {
+  ok: text('완료', 'Done'),
+  error: text('오류', 'Error'),
+  denied: text('거부됨', 'Denied'),
+  invalid: text('잘못된 호출', 'Invalid call'),
+  refused: text('실행 불가', 'Refused'),
+  timeout: text('시간 초과', 'Timed out'),
+  cancelled: text('중지됨', 'Stopped'),
+};
+
+/** Where the rule that asked came from; exhaustive. */
+export const ruleSourceLabels: Readonly<Record<RuleSource, Text>> = {
+  admin: text('관리자 정책', 'administrator policy'),
+  user: text('사용자 설정', 'user settings'),
+  session: text('이 세션의 허용', 'granted this session'),
+  builtin: text('기본 규칙', 'built-in default'),
 };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RISKS } from '../../../electron/common/domain';
-import { ipcErrorMessages, messages, riskLabels } from '../../../renderer/src/i18n/messages';
+import { ipcErrorMessages, messages, outcomeLabels, riskLabels, ruleSourceLabels } from '../../../renderer/src/i18n/messages';
 import { ipcErrorMessage, riskLabel, t } from '../../../renderer/src/i18n';
 import type { Text } from '../../../electron/common/i18n';
 
@@ -11,6 +11,8 @@ function everyText(): [string, Text][] {
     ...Object.entries(messages),
     ...Object.entries(riskLabels).map(([k, v]): [string, Text] => [`risk.${k}`, v]),
     ...Object.entries(ipcErrorMessages).map(([k, v]): [string, Text] => [`ipc.${k}`, v]),
+    ...Object.entries(outcomeLabels).map(([k, v]): [string, Text] => [`outcome.${k}`, v]),
+    ...Object.entries(ruleSourceLabels).map(([k, v]): [string, Text] => [`ruleSource.${k}`, v]),
   ];
 }
 

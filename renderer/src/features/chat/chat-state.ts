@@ -1,0 +1,90 @@
+import type { Outcome } from '../../../../electron/common/domain';
+import type { ChatEvent, RunStatus } from '../../../../electron/common/ipc-contract';
+import { assertNever } from '../../../../electron/common/assert-never';
+
+/** What the chat shows, built from the `chat:event` stream by one reducer. */
+export interface ToolCardState {
+  readonly callId: string;
+  readonly tool: string;
+  readonly args: Readonly<Record<string, unknown>>;
+  readonly phase: 'running' | 'waiting' | 'done';
+  readonly outcome?: Outcome;
+  readonly result?: string;
+}
+
+export type ChatEntry =
+  | { readonly kind: 'user'; readonly id: string; readonly text: string }
+  | { readonly kind: 'assistant'; readonly id: string; readonly text: string }
+  | { readonly kind: 'tool'; readonly id: string; readonly card: ToolCardState }
+  | { readonly kind: 'notice'; readonly id: string; readonly status: RunStatus; readonly text: string };
+
+export interface ChatState {
+  readonly entries: readonly ChatEntry[];
+  /** The run in progress; null when idle. */
+  readonly runId: string | null;
+  readonly thinking: boolean;
+  /** The conversation the next request continues. */
+  readonly conversationId?: string;
+  /** Whether the current run streamed any text (else the final answer is added at the end). */
+  readonly streamed: boolean;
+}
+
+export const initialChat: ChatState = { entries: [], runId: null, thinking: false, streamed: false };
+
+export type ChatAction =
+  | { readonly type: 'sent'; readonly runId: string; readonly text: string }
+  | { readonly type: 'event'; readonly event: ChatEvent };
+
+let nextId = 0;
+const newId = () => `e${++nextId}`;
+
+function updateCard(entries: readonly ChatEntry[], match: (c: ToolCardState) => boolean, change: (c: ToolCardState) => ToolCardState): readonly ChatEntry[] {
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const e = entries[i]!;
+    if (e.kind === 'tool' && match(e.card)) return [...entries.slice(0, i), { ...e, card: change(e.card) }, ...entries.slice(i + 1)];
+  }
+  return entries;
+}
+
+export function chatReducer(state: ChatState, action: ChatAction): ChatState {
+  if (action.type === 'sent') {
+    return { ...state, runId: action.runId, thinking: true, streamed: false, entries: [...state.entries, { kind: 'user', id: newId(), text: action.text }] };
+  }
+  const e = action.event;
+  if (e.runId !== state.runId) return state; // a late event of a run this window no longer shows
+  switch (e.type) {
+    case 'thinking':
+      return { ...state, thinking: true };
+    case 'text': {
+      const last = state.entries[state.entries.length - 1];
+      const entries =
+        last?.kind === 'assistant'
+          ? [...state.entries.slice(0, -1), { ...last, text: last.text + e.delta }]
+          : [...state.entries, { kind: 'assistant' as const, id: newId(), text: e.delta }];
+      return { ...state, thinking: false, streamed: true, entries };
+    }
+    case 'calling':
+      return {
+        ...state,
+        thinking: false,
+        entries: [...state.entries, { kind: 'tool', id: newId(), card: { callId: e.callId, tool: e.tool, args: e.args, phase: 'running' } }],
+      };
+    case 'waiting':
+      return { ...state, entries: updateCard(state.entries, (c) => c.tool === e.tool && c.phase === 'running', (c) => ({ ...c, phase: 'waiting' })) };
+    case 'called':
+      return {
+        ...state,
+        entries: updateCard(state.entries, (c) => c.callId === e.callId, (c) => ({ ...c, phase: 'done', outcome: e.outcome, result: e.text })),
+      };
+    case 'done': {
+      const tail: ChatEntry[] = [];
+      if (e.status === 'answered' && !state.streamed && e.answer) tail.push({ kind: 'assistant', id: newId(), text: e.answer });
+      if (e.status !== 'answered') tail.push({ kind: 'notice', id: newId(), status: e.status, text: e.answer });
+      // Cards still open when the run ended were cut short by it.
+      const entries = state.entries.map((x) => (x.kind === 'tool' && x.card.phase !== 'done' ? { ...x, card: { ...x.card, phase: 'done' as const, outcome: 'cancelled' as const } } : x));
+      return { ...state, runId: null, thinking: false, entries: [...entries, ...tail], ...(e.conversationId ? { conversationId: e.conversationId } : {}) };
+    }
+    default:
+      return assertNever(e);
+  }
+}
