@@ -13,7 +13,7 @@ export default defineConfig({
   timeout: 60_000,
   workers: 1,
   fullyParallel: false,
-  reporter: process.env['CI'] ? [['list']] : [['list']],
+  reporter: [['list'], ['../reporters/playwright-summary.ts']],
   use: {
     browserName: 'chromium',
     locale: 'ko-KR',
