@@ -116,10 +116,11 @@ export function binaryFileText(displayPath: string, size: number): Text {
   const ext = /\.([a-z0-9]+)$/i.exec(baseName(displayPath))?.[1]?.toLowerCase() ?? '';
   const lead = (ko: string, en: string): Text =>
     text(`'${displayPath}'은(는) 텍스트가 아닌 파일(${size} B)이라 내용을 글자로 보여 줄 수 없습니다. ${ko}`, `'${displayPath}' is not a text file (${size} B), so its content cannot be shown as text. ${en}`);
-  if (['xlsx', 'xlsm', 'xls', 'xlsb'].includes(ext)) {
+  if (['xlsx', 'xlsm', 'xltx', 'xltm'].includes(ext)) return lead('엑셀 파일은 excel.read로 읽으세요 (시트 목록은 excel.sheets).', 'Read Excel files with excel.read (excel.sheets lists the sheets).');
+  if (['xls', 'xlsb'].includes(ext)) {
     return lead(
-      '엑셀 파일을 읽는 도구는 아직 없습니다. 사용자에게 CSV로 저장해 달라고 한 뒤 그 파일을 filesystem.read로 읽으세요.',
-      'No tool reads Excel files yet. Ask the user to save the sheet as CSV, then read that file with filesystem.read.',
+      '옛 엑셀 형식(.xls, .xlsb)은 읽을 수 없습니다. 사용자에게 .xlsx로 저장해 달라고 한 뒤 excel.read로 읽으세요.',
+      'The older Excel formats (.xls, .xlsb) cannot be read. Ask the user to save it as .xlsx, then read that with excel.read.',
     );
   }
   if (['pdf', 'docx', 'doc', 'hwp', 'hwpx'].includes(ext)) {

@@ -77,7 +77,9 @@ describe('excel.read', () => {
     expect(hidden.text).toContain('(숨김 시트)');
     expect(hidden.text).toContain('부가세율');
     const merged = await g.call('excel.read', { path: 'sales.xlsx', sheet: '부서별' });
-    expect(merged.text).toContain('| 2 | 영업부 | 김철수 |');
+    // LibreOffice saved the FODS booleans as plain numbers (no boolean format): shown as saved.
+    expect(merged.text).toContain('| 2 | 영업부 | 김철수 | 1 |');
+    expect(merged.text).toContain('| 3 |  | 이영희 | 0 |');
     expect(merged.text).toContain('[병합된 셀: A2:A3');
   });
 
@@ -142,5 +144,15 @@ describe('excel.read', () => {
     }
     const txt = await g.call('excel.read', { path: 'memo.txt' });
     expect(txt.text).toContain('filesystem.read');
+  });
+
+  it('stops when the user presses Stop, with a cancelled outcome', async () => {
+    const g = await open({ lang: 'en', files: { 'big.xlsx': await bigWorkbook(20_000) } });
+    const stop = new AbortController();
+    setTimeout(() => stop.abort(), 300);
+    const started = Date.now();
+    const r = await g.call('excel.read', { path: 'big.xlsx', offset: 19_990 }, stop.signal);
+    expect(r.outcome).toBe('cancelled');
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 });

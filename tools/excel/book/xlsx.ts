@@ -159,7 +159,7 @@ interface RowLike {
 /**
  * Rows of one sheet, in order, streamed. Errors of the underlying stream (the file vanished, a
  * damaged deflate stream) end the iteration with that error: exceljs pipes its input without
- * forwarding errors, so each step is raced against the input's failure instead of hanging.
+ * forwarding errors, so each step is failed by the input's failure instead of hanging.
  */
 export async function* xlsxRows(files: ReadOnlyFileAccess, book: XlsxBook, sheet: XlsxSheet, signal: AbortSignal): AsyncGenerator<RowData> {
   if (sheet.entry.size > XLSX_LIMITS.sheetXmlBytes) throw new TooLargeSheet();
@@ -175,22 +175,32 @@ export async function* xlsxRows(files: ReadOnlyFileAccess, book: XlsxBook, sheet
   // A workbook without shared strings (numbers only, inline strings) would otherwise make exceljs
   // wait for them and park the sheet in a temp file; the prelude comes first, so none are coming.
   (reader as unknown as { sharedStrings: unknown[] }).sharedStrings = [];
-  let failed: (e: unknown) => void = () => undefined;
-  const failure = new Promise<never>((_, reject) => {
-    failed = reject;
-  });
-  failure.catch(() => undefined);
-  source.on('error', (e) => failed(e));
-  const onAbort = (): void => failed(new ReadStopped());
+  // One pending step at a time, failed by the input's error or the signal. Not Promise.race with a
+  // long-lived promise: every race leaves a reaction on it holding its row, 100k rows → 300 MB.
+  let stop: unknown;
+  let rejectStep: ((e: unknown) => void) | undefined;
+  const fail = (e: unknown): void => {
+    stop ??= e;
+    rejectStep?.(stop);
+  };
+  const step = <T>(next: Promise<T>): Promise<T> =>
+    stop !== undefined
+      ? Promise.reject(stop)
+      : new Promise<T>((resolve, reject) => {
+          rejectStep = reject;
+          next.then(resolve, reject);
+        });
+  source.on('error', fail);
+  const onAbort = (): void => fail(new ReadStopped());
   signal.addEventListener('abort', onAbort, { once: true });
   const sheets = (reader as unknown as AsyncIterable<AsyncIterable<RowLike>>)[Symbol.asyncIterator]();
   try {
     for (;;) {
-      const ws = await Promise.race([sheets.next(), failure]);
+      const ws = await step(sheets.next());
       if (ws.done) return;
       const rows = ws.value[Symbol.asyncIterator]();
       for (;;) {
-        const row = await Promise.race([rows.next(), failure]);
+        const row = await step(rows.next());
         if (row.done) break;
         const values = row.value.values as unknown[];
         const cells = Array.from({ length: Math.max(0, values.length - 1) }, (_, i) => plainValue(values[i + 1]));
