@@ -12,7 +12,8 @@ import { builtinTools } from '../../electron/main/gate';
 const TOOLS_DIR = resolve(__dirname, '..', '..', 'tools');
 /** The families of the product's catalog (SPEC §5), registered or not yet. */
 const FAMILIES = ['filesystem', 'search', 'git', 'excel', 'document', 'word', 'pdf', 'hwp', 'code', 'shell', 'ssh', 'http', 'browser', 'archive', 'system'];
-const TOOL_NAME = new RegExp(`\\b(?:${FAMILIES.join('|')})\\.[a-z][a-zA-Z]*\\b`, 'g');
+// A name may have three parts (document.pdf.read): the whole dotted name is what must be registered.
+const TOOL_NAME = new RegExp(`\\b(?:${FAMILIES.join('|')})(?:\\.[a-z][a-zA-Z]*)+\\b`, 'g');
 const FAMILY_PHRASE = new RegExp(`\\b(${FAMILIES.join('|')})\\s*(?:도구|tools?\\b)`, 'g');
 const STRING_LITERAL = /'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\]|\\.)*`/g;
 
@@ -44,7 +45,7 @@ describe('messages name only registered tools', () => {
   const families = new Set(builtinTools.map((t) => t.name.split('.')[0]!));
 
   it('the scan finds what it looks for', () => {
-    expect(unregisteredMentions('x', ["'엑셀은 excel.read로'", "'document 도구로'", "'the archive tools'"], registered, families)).toHaveLength(3);
+    expect(unregisteredMentions('x', ["'코드는 code.outline으로'", "'browser 도구로'", "'the archive tools'", "'document.pdf.open으로'"], registered, families)).toHaveLength(4);
     expect(unregisteredMentions('x', ["'filesystem.read로 읽으세요'", "'shell 도구'"], registered, families)).toEqual([]);
   });
 

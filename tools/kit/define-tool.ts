@@ -200,7 +200,8 @@ export interface ToolSpec<S extends TObject> {
  */
 export type AnyTool = ToolSpec<TObject>;
 
-const NAME = /^[a-z][a-z0-9]*\.[a-z][a-zA-Z0-9]*$/;
+/** `family.action`, or `family.kind.action` where a family has kinds (document.pdf.read, SPEC §5). */
+const NAME = /^[a-z][a-z0-9]*(\.[a-z][a-zA-Z0-9]*){1,2}$/;
 
 /**
  * Checks the declaration at definition time and fails loudly (Cline's createTool idiom): a broken

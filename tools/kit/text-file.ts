@@ -123,10 +123,13 @@ export function binaryFileText(displayPath: string, size: number): Text {
       'The older Excel formats (.xls, .xlsb) cannot be read. Ask the user to save it as .xlsx, then read that with excel.read.',
     );
   }
-  if (['pdf', 'docx', 'doc', 'hwp', 'hwpx'].includes(ext)) {
+  if (ext === 'pdf') return lead('PDF는 document.pdf.read로 읽으세요.', 'Read PDF files with document.pdf.read.');
+  if (['docx', 'docm'].includes(ext)) return lead('Word 문서는 document.word.read로 읽으세요.', 'Read Word documents with document.word.read.');
+  if (['hwp', 'hwpx'].includes(ext)) return lead('한글 문서는 document.hwp.read로 읽으세요.', 'Read HWP documents with document.hwp.read.');
+  if (ext === 'doc') {
     return lead(
-      'PDF·Word·한글 문서를 읽는 도구는 아직 없습니다. 사용자에게 텍스트(.txt)로 저장해 달라고 한 뒤 filesystem.read로 읽으세요.',
-      'No tool reads PDF, Word or HWP documents yet. Ask the user to save it as text (.txt), then read that with filesystem.read.',
+      '예전 Word 형식(.doc)은 읽을 수 없습니다. 사용자에게 .docx로 저장해 달라고 한 뒤 document.word.read로 읽으세요.',
+      'The old Word format (.doc) cannot be read. Ask the user to save it as .docx, then read that with document.word.read.',
     );
   }
   if (['zip'].includes(ext)) {

@@ -1,0 +1,113 @@
+import { Type } from '@sinclair/typebox';
+import type { ParseResult } from 'kordoc';
+import { text, type Text } from '../../electron/common/i18n';
+import { defineTool, isFailure } from '../kit/define-tool';
+import { fail } from '../kit/results';
+import { blocksToLines } from '../kit/document-text';
+import { DEFAULT_LINE_LIMIT, MAX_LINE_LIMIT, documentLinesResult } from '../kit/document-window';
+import { DOCUMENT_TIME_LIMIT_MS, checkDocument, checkZipContainer, damagedText, encryptedText, loadDocument, notFinished, withTimeLimit } from '../kit/document-files';
+import { hwpBlocks } from './hwp-blocks';
+
+/** HWP files above this are refused before reading (a long report with photos is ~30 MB). */
+const MAX_BYTES = 100 * 1024 * 1024;
+/** Declared unpacked size of an HWPX's parts. */
+const MAX_UNPACKED_BYTES = 300 * 1024 * 1024;
+const EXTENSIONS = ['hwp', 'hwpx'];
+
+const input = Type.Object(
+  {
+    path: Type.String({ description: 'HWP or HWPX file, relative to the workspace (e.g. "공문/기안문.hwp").' }),
+    offset: Type.Optional(Type.Integer({ description: 'First line of the text to return, 1-based (default 1).' })),
+    limit: Type.Optional(Type.Integer({ description: `Number of lines to return (default ${DEFAULT_LINE_LIMIT}, at most ${MAX_LINE_LIMIT}).` })),
+  },
+  { additionalProperties: false },
+);
+
+function wrongKind(shown: string): Text {
+  return text(
+    `'${shown}'은(는) 한글 문서(.hwp, .hwpx)가 아닙니다. Word는 document.word.read, PDF는 document.pdf.read, 텍스트는 filesystem.read로 읽으세요.`,
+    `'${shown}' is not an HWP document (.hwp, .hwpx). Read Word with document.word.read, PDF with document.pdf.read, text with filesystem.read.`,
+  );
+}
+
+function drmText(shown: string): Text {
+  return text(
+    `'${shown}'은(는) 문서 보안(DRM)이 걸린 한글 문서라 읽을 수 없습니다. 사용자에게 보안을 해제한 사본을 저장해 달라고 하세요.`,
+    `'${shown}' is an HWP document under document security (DRM) and cannot be read. Ask the user to save a copy without it.`,
+  );
+}
+
+type Container = 'hwp5' | 'hwpx' | 'hwp3';
+
+const OLE = [0xd0, 0xcf, 0x11, 0xe0];
+
+function containerOf(bytes: Uint8Array): Container | undefined {
+  if (OLE.every((b, i) => bytes[i] === b)) return 'hwp5';
+  if (bytes[0] === 0x50 && bytes[1] === 0x4b) return 'hwpx';
+  if (new TextDecoder('latin1').decode(bytes.subarray(0, 20)).startsWith('HWP Document File')) return 'hwp3';
+  return undefined;
+}
+
+function failureText(result: Extract<ParseResult, { success: false }>, shown: string): Text {
+  switch (result.code) {
+    case 'ENCRYPTED':
+      return encryptedText(shown);
+    case 'DRM_PROTECTED':
+      return drmText(shown);
+    default:
+      // Damaged, cut off, or a structure the parser does not know: the same way on for the person.
+      return damagedText(shown);
+  }
+}
+
+export const documentHwpRead = defineTool({
+  name: 'document.hwp.read',
+  description: {
+    ko: '한글 문서(.hwp, .hwpx)의 글과 표를 읽습니다. 표는 Markdown 표로 보입니다. 긴 문서는 offset(시작 줄)과 limit으로 나눠 읽습니다.',
+    en: 'Read an HWP or HWPX (Hangul) document: text, and tables as Markdown tables. For long documents use offset (first line) and limit.',
+  },
+  keywords: ['한글', '한글 문서', '아래아한글', '공문', '기안문', 'hwp', 'hwpx', 'hangul'],
+  input,
+  risk: 'read',
+  subject: { kind: 'PATH', fields: ['path'] },
+  concurrency: 'parallel-safe',
+  capabilities: ['files'],
+
+  precheck: (args, ctx) => checkDocument(args.path, ctx, EXTENSIONS, MAX_BYTES, wrongKind),
+
+  summarize: (args) => text(`한글 문서 '${args.path}'을(를) 읽습니다`, `Reads the HWP document '${args.path}'`),
+
+  async execute(args, ctx) {
+    const { lang } = ctx;
+    const doc = await loadDocument(args.path, ctx, EXTENSIONS, MAX_BYTES, wrongKind);
+    if (isFailure(doc)) return fail(lang, doc.failure);
+    const container = containerOf(doc.bytes);
+    if (!container) return fail(lang, damagedText(doc.shown), { damaged: true });
+    if (container === 'hwpx') {
+      const zip = await checkZipContainer(ctx.files, args.path, doc.size, doc.shown, MAX_UNPACKED_BYTES);
+      if (isFailure(zip)) return fail(lang, zip.failure);
+    }
+
+    const parsed = await withTimeLimit(async () => {
+      const kordoc = await import('kordoc');
+      const buffer = doc.bytes.slice().buffer;
+      // Bytes only, never a path, and no options: with a path kordoc may drive Hancom Office
+      // through PowerShell, and OCR options would download models.
+      switch (container) {
+        case 'hwp5':
+          return kordoc.parseHwp(buffer);
+        case 'hwpx':
+          return kordoc.parseHwpx(buffer);
+        case 'hwp3':
+          return kordoc.parseHwp3(buffer);
+      }
+    }, DOCUMENT_TIME_LIMIT_MS, ctx.signal).catch(() => null);
+    if (parsed === null) return fail(lang, damagedText(doc.shown), { damaged: true });
+    if (!parsed.ok) return notFinished(parsed.reason, doc.shown, lang);
+    const result = parsed.value;
+    if (!result.success) return fail(lang, failureText(result, doc.shown), { format: container, code: result.code ?? 'PARSE_ERROR' });
+
+    const lines = blocksToLines(hwpBlocks(result.blocks));
+    return documentLinesResult(lines, args, ctx, doc.shown, { format: container, bytes: doc.size }, text(`'${doc.shown}'에는 글자가 없습니다 (그림만 있는 문서일 수 있습니다).`, `'${doc.shown}' contains no text (it may hold only pictures).`));
+  },
+});
