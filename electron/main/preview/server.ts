@@ -24,8 +24,13 @@ export interface PreviewServerOptions {
   readonly events: EventHub;
   /** Port to bind on 127.0.0.1; 0 (default) picks a free one. */
   readonly port?: number;
-  readonly report?: (problem: IpcProblem | { readonly kind: 'refused'; readonly why: string; readonly path: string }) => void;
+  readonly report?: (problem: PreviewProblem) => void;
 }
+
+export type PreviewProblem =
+  | IpcProblem
+  | { readonly kind: 'refused'; readonly why: string; readonly path: string }
+  | { readonly kind: 'server-error'; readonly error: unknown };
 
 export interface PreviewServer {
   /** The address to open: origin + token. */
@@ -61,7 +66,7 @@ export async function startPreviewServer(o: PreviewServerOptions): Promise<Previ
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      report({ kind: 'handler-error', channel: 'app:info', error });
+      report({ kind: 'server-error', error });
       if (!res.headersSent) send(res, 500, 'text/plain; charset=utf-8', 'internal error');
     });
   });
