@@ -53,10 +53,8 @@ describe('filesystem.read decodes office encodings', () => {
     const g = await open({ files: { '매출.xlsx': zipLike, 'blob.bin': zipLike } });
     const xlsx = await g.call('filesystem.read', { path: '매출.xlsx' });
     expect(xlsx.outcome).toBe('error');
-    // Names only registered tools (issue 15 item 6): no tool reads Excel yet, a CSV copy can be read.
-    expect(xlsx.text).toContain('CSV');
-    expect(xlsx.text).toContain('filesystem.read');
-    expect(xlsx.text).not.toContain('excel.read');
+    // Names the tool that reads it (issue 18), which is registered (issue 15 item 6).
+    expect(xlsx.text).toContain('excel.read');
     expect(xlsx.text).not.toContain('PK');
     const bin = await g.call('filesystem.read', { path: 'blob.bin' });
     expect(bin.text).toContain('filesystem.info');

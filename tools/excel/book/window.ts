@@ -71,8 +71,16 @@ function stoppedBy(outer: AbortSignal, inner: AbortSignal): Stopped {
  * a page near the top of a long sheet costs only that far; `countAll` reads on to the end to learn
  * the last row (CSV, whose rows are already in memory).
  */
-export async function readWindow(files: ReadOnlyFileAccess, book: Book, sheet: SheetRef, spec: WindowSpec, outer: AbortSignal, countAll = false): Promise<SheetWindow> {
-  const signal = parseSignal(outer);
+export async function readWindow(
+  files: ReadOnlyFileAccess,
+  book: Book,
+  sheet: SheetRef,
+  spec: WindowSpec,
+  outer: AbortSignal,
+  countAll = false,
+  limitMs = PARSE_TIME_LIMIT_MS,
+): Promise<SheetWindow> {
+  const signal = parseSignal(outer, limitMs);
   const head: RowData[] = [];
   const rows: RowData[] = [];
   const end = spec.offset + spec.limit; // first row number after the window
