@@ -165,7 +165,9 @@ export const documentPdfRead = defineTool({
       // Nothing readable: an error, so the model does not take the notes for the document's content.
       return fail(lang, text(body, body), details);
     }
-    const marker = pdfMarker(read, state.requested, total, state.cut, run.ok ? undefined : run.reason, lang);
+    // Without pages the request is the whole PDF, even past the pages one call reads.
+    const requested = args.pages?.trim() ? state.requested : Array.from({ length: total }, (_, i) => i + 1);
+    const marker = pdfMarker(read, requested, total, state.cut, run.ok ? undefined : run.reason, lang);
     const result = ok(body, details);
     return marker ? { ...result, marker } : result;
   },
@@ -177,6 +179,7 @@ function pdfMarker(read: readonly ReadPage[], requested: readonly number[], tota
   const last = shown[shown.length - 1] ?? 0;
   // A cut page is not finished: reading on starts after it all the same (the rest of one page
   // longer than the whole budget is for search.text to find).
+  // pageList names a run as a range: the rest of a 600-page PDF is "7-600".
   const remaining = requested.filter((p) => p > last);
   const notes: string[] = [];
   if (cut) notes.push(pick(text(`${last}쪽이 너무 길어 앞부분만 보였습니다.`, `Page ${last} is too long; only its beginning is shown.`), lang));
