@@ -19,6 +19,8 @@ export interface ServedFile {
   readonly content: Buffer;
   /** Each READ is answered after this long (a slow link), so a transfer can be stopped midway. */
   readonly readDelayMs?: number;
+  /** Answer only this many READs (at once), then never again: a link that stalls mid-transfer. */
+  readonly answeredReads?: number;
 }
 
 export interface ServerRecord {
@@ -313,6 +315,7 @@ function serveSftp(sftp: ssh2.SFTPWrapper, files: Readonly<Record<string, Served
     if (p === undefined) return sftp.status(reqId, STATUS_CODE.FAILURE);
     sftp.attrs(reqId, fileAttrs(files[p]!.statSize));
   });
+  const readsAnswered = new Map<string, number>();
   sftp.on('READ', (reqId, handle, offset, length) => {
     const p = pathOf(handle);
     if (p === undefined) return sftp.status(reqId, STATUS_CODE.FAILURE);
@@ -323,6 +326,12 @@ function serveSftp(sftp: ssh2.SFTPWrapper, files: Readonly<Record<string, Served
       record.bytesRead.set(p, (record.bytesRead.get(p) ?? 0) + data.length);
       sftp.data(reqId, data);
     };
+    if (file.answeredReads !== undefined) {
+      const answered = (readsAnswered.get(p) ?? 0) + 1;
+      readsAnswered.set(p, answered);
+      if (answered <= file.answeredReads) answer();
+      return;
+    }
     if (file.readDelayMs === undefined) answer();
     else setTimeout(answer, file.readDelayMs);
   });

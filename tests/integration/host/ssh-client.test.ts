@@ -35,6 +35,7 @@ beforeAll(async () => {
       '/srv/growing.log': { statSize: 10, content: GROWING_CONTENT },
       // 64 KiB at most 32 KiB per READ, each answered after 400 ms: a transfer still running at 600 ms.
       '/srv/slow.bin': { ...fileOf(Buffer.alloc(64 * 1024, 's')), readDelayMs: 400 },
+      '/srv/stalls.bin': { ...fileOf(Buffer.alloc(96 * 1024, 's')), answeredReads: 1 },
     },
     folders: ['/srv'],
   });
@@ -283,18 +284,20 @@ describe('ssh.download (SFTP) against a real SSH server', () => {
 
   it('times out mid-transfer and removes the partly written temp file', async () => {
     const folder = await freshFolder('timeout');
+    // The server answers the first read and then stalls: whenever the deadline falls, it falls
+    // mid-transfer (the deadline only has to outlast the handshake on a loaded machine).
     const outcome = await client().download({
       host: 'build01',
-      remotePath: '/srv/slow.bin',
-      localPath: path.join(folder, 'slow.bin'),
-      timeoutMs: 600,
+      remotePath: '/srv/stalls.bin',
+      localPath: path.join(folder, 'stalls.bin'),
+      timeoutMs: 8_000,
       signal: new AbortController().signal,
     });
-    expect(outcome).toMatchObject({ kind: 'timed-out', timeoutMs: 600 });
+    expect(outcome).toMatchObject({ kind: 'timed-out', timeoutMs: 8_000 });
     // Part of the file had arrived (and been written to the temp file) when the deadline passed.
-    const served = server.record.bytesRead.get('/srv/slow.bin') ?? 0;
+    const served = server.record.bytesRead.get('/srv/stalls.bin') ?? 0;
     expect(served).toBeGreaterThan(0);
-    expect(served).toBeLessThan(64 * 1024);
+    expect(served).toBeLessThan(96 * 1024);
     expect(await readdir(folder)).toEqual([]);
   });
 
