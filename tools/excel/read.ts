@@ -175,8 +175,12 @@ export const excelRead = defineTool({
       const source = pick(describeSource(book, shown, sheet, dimension), lang);
       if (window.stopped === 'cancelled') return { outcome: 'cancelled', text: pick(text('사용자가 중지했습니다.', 'Stopped by the user.'), lang) };
 
+      const timeNote = text(
+        `[시간 한도에 닿아 ${window.lastSeen}행까지만 읽었습니다. range나 offset으로 나눠 읽으세요.]`,
+        `[The time limit was reached after row ${window.lastSeen}. Read in parts with range or offset.]`,
+      );
+      if (window.stopped === 'time' && window.rows.length === 0) return fail(lang, text(`${source}: ${timeNote.ko}`, `${source}: ${timeNote.en}`), { lastRow: window.lastSeen }, 'timeout');
       const header = detectHeader(window.head);
-      const headerShown = header && header.index < offset ? header : header && window.rows.includes(header) ? header : undefined;
       if (window.rows.length === 0) {
         const emptyText = window.lastSeen === 0
           ? text(`${source}: 빈 시트입니다. 다른 시트는 excel.sheets로 보세요.`, `${source}: the sheet is empty. excel.sheets lists the other sheets.`)
@@ -199,16 +203,16 @@ export const excelRead = defineTool({
       const right = range.right ?? widest;
       const last = Math.min(right, range.left + MAX_COLUMNS - 1);
       const columns: TableColumns = { first: range.left, last: Math.max(range.left, last) };
+      const windowEnd = Math.min(offset + limit - 1, range.bottom ?? Number.MAX_SAFE_INTEGER);
+      // A header below the window (limit: 1 over a title row) heads nothing shown.
+      const headerShown = header && header.index <= windowEnd ? header : undefined;
       const budget = Math.max(500, ctx.outputBudget - NOTE_RESERVE - source.length);
       const table = renderTable(window, headerShown, columns, budget);
 
-      const windowEnd = Math.min(offset + limit - 1, range.bottom ?? Number.MAX_SAFE_INTEGER);
       const next = table.cutAt ?? (window.more ? windowEnd + 1 : undefined);
       const total = window.reachedEnd ? window.lastSeen : dimension ? (parseRange(dimension)?.bottom ?? undefined) : undefined;
       const notes: string[] = [pagingNote(offset, table.cutAt !== undefined ? table.cutAt - 1 : Math.max(table.lastShown, offset), next, total, lang)];
-      if (window.stopped === 'time') {
-        notes.push(pick(text(`[시간 한도에 닿아 ${window.lastSeen}행까지만 읽었습니다. range나 offset으로 나눠 읽으세요.]`, `[The time limit was reached after row ${window.lastSeen}. Read in parts with range or offset.]`), lang));
-      }
+      if (window.stopped === 'time') notes.push(pick(timeNote, lang));
       if (right > columns.last) {
         const from = columnLetters(columns.last + 1);
         notes.push(

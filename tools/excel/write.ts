@@ -10,7 +10,7 @@ import { decodeText, type TextEncodingName } from '../kit/text-decoding';
 import { encodeAs, encodingLabel, unencodable } from '../kit/text-file';
 import { extensionOf, unknownSheetText } from './book/book';
 import type { CellRef, RowData } from './book/cells';
-import { detectDelimiter } from './book/csv';
+import { detectDelimiter, MAX_CSV_BYTES } from './book/csv';
 import { badSheetName, changesOf, editsFromCells, editsFromRows, formulaLike, MAX_WRITE_CELLS, renderChanges, type CellChange, type CellEdit, type InputValue } from './book/edits';
 import { isBookProblem, problemText } from './book/problems';
 import { headerLine, rowLine } from './book/table';
@@ -152,10 +152,11 @@ async function prepareCsv(args: WriteArgs, ctx: PlanContext, path: string, edits
     const grid = CsvGrid.empty();
     grid.apply(edits);
     // Korean Excel opens a BOM-less UTF-8 CSV as CP949 and shows garbage; the BOM makes it read UTF-8.
-    const bytes = encodeAs(grid.serialize(',', true), 'utf-8-bom');
+    const bytes = encodeAs(grid.serialize(extensionOf(path) === 'tsv' ? '\t' : ',', true), 'utf-8-bom');
     return { path, fingerprint, bytes, preview: newContentPreview(edits, sheet, lang), mode: 'new-file', sheet, changed: edits.length, encoding: 'utf-8-bom' };
   }
   if (args.rows && !args.overwrite) return existsRefusal(args.path);
+  if (existing.size > MAX_CSV_BYTES) return failure(problemText({ problem: 'too-large', limit: MAX_CSV_BYTES }, args.path));
   const old = decodeText(await files.readBytes(path, { maxBytes: existing.size + 1 }));
   const delimiter = detectDelimiter(old.text.slice(0, 64 * 1024), extensionOf(path) === 'tsv');
   const grid = CsvGrid.parse(old.text, delimiter);
