@@ -59,6 +59,7 @@ test('a glob of 150 files: one dialog lists all 150, Enter before 600 ms does no
   await expect(dialog).toBeHidden();
   const card = page.locator('.tool-card[data-tool="filesystem.move"]');
   await expect(card.locator('[data-outcome="ok"]')).toBeVisible();
+  await expect(card.locator('.tool-summary')).toContainText('150');
   await expect(page.getByText('보고서 150개를 정리/2024로 옮겼습니다.')).toBeVisible();
   expect(readdirSync(join(harness.workspace, '정리', '2024'))).toHaveLength(FILES);
   expect(readdirSync(join(harness.workspace, '받은 문서'))).toHaveLength(0);

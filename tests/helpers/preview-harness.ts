@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +25,8 @@ export interface PreviewHarnessOptions {
   readonly port?: number;
   /** Default: out/renderer of this checkout (run `electron-vite build` first). */
   readonly rendererDir?: string;
+  /** An admin policy (written to a file in the temp folder); absent → the built-in policy. */
+  readonly policy?: object;
   /** Keep the temp folder after close (to look at the ledger). */
   readonly keep?: boolean;
 }
@@ -62,13 +64,15 @@ export async function startPreviewHarness(o: PreviewHarnessOptions): Promise<Pre
   const dataDir = join(root, 'data');
   mkdirSync(workspace);
   o.setup?.(workspace);
+  const policyFile = o.policy ? join(root, 'policy.json') : undefined;
+  if (policyFile) writeFileSync(policyFile, JSON.stringify(o.policy));
   const model = await startScriptedModelServer({ shape: 'openai', turns: o.turns });
   const events = new EventHub();
   let core: DesktopCore | null = null;
   let server: PreviewServer | null = null;
   try {
     core = await openDesktopCore({
-      session: { workspace, dataDir },
+      session: { workspace, dataDir, ...(policyFile ? { policyFile } : {}) },
       lang: o.lang ?? 'ko',
       version: 'preview',
       model: () => ({ backend: createBackend(model.url), label: model.url }),

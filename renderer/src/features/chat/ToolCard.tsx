@@ -1,4 +1,4 @@
-import type { Lang } from '../../../../electron/common/i18n';
+import { pick, type Lang } from '../../../../electron/common/i18n';
 import { outcomeLabel, t } from '../../i18n';
 import type { ToolCardState } from './chat-state';
 
@@ -19,6 +19,7 @@ export function ToolCard({ card, lang }: { readonly card: ToolCardState; readonl
       <header>
         <code>{card.tool}</code> {badge}
       </header>
+      {card.summary && <p className="tool-summary">{pick(card.summary, lang)}</p>}
       <details>
         <summary>{t('arguments', lang)}</summary>
         <pre>{JSON.stringify(card.args, null, 2)}</pre>

@@ -1,4 +1,5 @@
 import type { Outcome } from '../../../../electron/common/domain';
+import type { Text } from '../../../../electron/common/i18n';
 import type { ChatEvent, RunStatus } from '../../../../electron/common/ipc-contract';
 import { assertNever } from '../../../../electron/common/assert-never';
 
@@ -8,6 +9,8 @@ export interface ToolCardState {
   readonly tool: string;
   readonly args: Readonly<Record<string, unknown>>;
   readonly phase: 'running' | 'waiting' | 'done';
+  /** The plain-language summary from the approval request, when the call needed one. */
+  readonly summary?: Text;
   readonly outcome?: Outcome;
   readonly result?: string;
 }
@@ -70,7 +73,7 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
         entries: [...state.entries, { kind: 'tool', id: newId(), card: { callId: e.callId, tool: e.tool, args: e.args, phase: 'running' } }],
       };
     case 'waiting':
-      return { ...state, entries: updateCard(state.entries, (c) => c.tool === e.tool && c.phase === 'running', (c) => ({ ...c, phase: 'waiting' })) };
+      return { ...state, entries: updateCard(state.entries, (c) => c.tool === e.tool && c.phase === 'running', (c) => ({ ...c, phase: 'waiting', summary: e.summary })) };
     case 'called':
       return {
         ...state,
