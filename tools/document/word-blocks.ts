@@ -67,8 +67,8 @@ export function wordBlocks(document: WordElement): DocBlock[] {
       return;
     }
     if (e.type !== 'paragraph') {
-      // Content controls, inserted text and the like wrap paragraphs; deleted text is left out.
-      if (e.type !== 'deletedRun') for (const child of e.children ?? []) visit(child);
+      // Content controls and the like wrap paragraphs (mammoth itself leaves deleted text out).
+      for (const child of e.children ?? []) visit(child);
       return;
     }
     const content = textOf(e);
