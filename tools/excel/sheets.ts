@@ -9,6 +9,7 @@ import { openBook, sheetsOf, type Book, type SheetRef } from './book/book';
 import { cellText, columnLetters, isEmptyValue, parseRange, rangeName } from './book/cells';
 import { delimiterName } from './book/csv';
 import { readFailure } from './book/failures';
+import { extrasText } from './book/problems';
 import { detectHeader } from './book/table';
 import { measureSheet, readWindow } from './book/window';
 import { declaredDimension } from './book/xlsx';
@@ -25,16 +26,6 @@ const input = Type.Object(
   { additionalProperties: false },
 );
 
-const EXTRA_NAMES: Readonly<Record<string, Text>> = {
-  macros: text('매크로', 'macros'),
-  charts: text('차트', 'charts'),
-  'pivot tables': text('피벗 테이블', 'pivot tables'),
-  drawings: text('도형', 'drawings'),
-  images: text('그림', 'images'),
-  'external links': text('외부 연결', 'external links'),
-  'data connections': text('데이터 연결', 'data connections'),
-  slicers: text('슬라이서', 'slicers'),
-};
 
 interface Extent {
   readonly range: string | null;
@@ -121,7 +112,7 @@ export const excelSheets = defineTool({
         const rest = sheets.slice(DESCRIBED_SHEETS).map((s) => `${s.position + 1}. '${s.name}'${pick(stateText(s), lang)}`);
         lines.push(...cappedLines([...described, ...rest], lang));
         if (book.extras.length > 0) {
-          const names = book.extras.map((e) => pick(EXTRA_NAMES[e] ?? text(e, e), lang)).join(', ');
+          const names = pick(extrasText(book.extras), lang);
           lines.push(pick(text(`[이 통합 문서에는 ${names}도 있습니다. excel.read는 셀 값만 읽습니다(매크로는 실행하지 않음).]`, `[The workbook also holds ${names}. excel.read reads cell values only (no macro is run).]`), lang));
         }
       }

@@ -12,7 +12,7 @@ import { extensionOf, unknownSheetText } from './book/book';
 import type { CellRef, RowData } from './book/cells';
 import { detectDelimiter, MAX_CSV_BYTES } from './book/csv';
 import { badSheetName, changesOf, editsFromCells, editsFromRows, formulaLike, MAX_WRITE_CELLS, renderChanges, type CellChange, type CellEdit, type InputValue } from './book/edits';
-import { isBookProblem, problemText } from './book/problems';
+import { extrasText, isBookProblem, problemText } from './book/problems';
 import { headerLine, rowLine } from './book/table';
 import { CsvGrid } from './book/write-csv';
 import { applyEdits, filledCells, findWorksheet, loadWorkbook, MAX_UPDATE_BYTES, newWorkbook, valueReader, workbookBytes } from './book/write-xlsx';
@@ -200,10 +200,11 @@ async function prepareXlsx(args: WriteArgs, ctx: PlanContext, path: string, edit
   if (isBookProblem(book)) return failure(problemText(book, args.path));
   if (book.extras.includes('macros')) return macroRefusal(args.path);
   if (book.extras.length > 0) {
+    const what = extrasText(book.extras);
     return failure(
       text(
-        `'${args.path}'에는 ${book.extras.join(', ')}이(가) 있어 고쳐 쓰면 그 부분이 사라집니다. 바뀐 내용을 다른 이름의 새 .xlsx 파일로 쓰세요.`,
-        `'${args.path}' holds ${book.extras.join(', ')}, which rewriting it would lose. Write the changed content to a new .xlsx file with another name.`,
+        `'${args.path}'에는 ${what.ko}이(가) 있어 고쳐 쓰면 그 부분이 사라집니다. 바뀐 내용을 다른 이름의 새 .xlsx 파일로 쓰세요.`,
+        `'${args.path}' holds ${what.en}, which rewriting it would lose. Write the changed content to a new .xlsx file with another name.`,
       ),
     );
   }

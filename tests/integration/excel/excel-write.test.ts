@@ -121,4 +121,21 @@ describe('excel.write', () => {
     expect(ws.getCell('B2').value).toBeNull();
     expect(ws.getCell('B1').value).toBe('이름');
   });
+
+  it('refuses to rewrite a workbook whose drawings or images exceljs would drop, pointing to a new file', async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('표지');
+    ws.getCell('A1').value = '로고';
+    // A 1×1 PNG.
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+    ws.addImage(wb.addImage({ buffer: png as unknown as ExcelJS.Buffer, extension: 'png' }), 'B2:C3');
+    const bytes = new Uint8Array((await wb.xlsx.writeBuffer()) as ArrayBuffer);
+    const g = await open({ lang: 'en', files: { 'logo.xlsx': bytes } });
+    const r = await g.call('excel.write', { path: 'logo.xlsx', cells: [{ ref: 'A1', value: '새 로고' }] });
+    expect(r.outcome).not.toBe('ok');
+    expect(r.text).toContain('which rewriting it would lose');
+    expect(r.text).toContain('new .xlsx file');
+    expect(g.approvals).toHaveLength(0);
+    expect(new Uint8Array(await readFile(join(g.workspace, 'logo.xlsx')))).toEqual(bytes);
+  });
 });

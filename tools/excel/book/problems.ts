@@ -49,3 +49,20 @@ export function problemText(p: BookProblem, shown: string): Text {
           );
   }
 }
+
+/** Parts of a workbook besides cells (XlsxBook.extras), as a person calls them. */
+const EXTRA_NAMES: Readonly<Record<string, Text>> = {
+  macros: text('매크로', 'macros'),
+  charts: text('차트', 'charts'),
+  'pivot tables': text('피벗 테이블', 'pivot tables'),
+  drawings: text('도형', 'drawings'),
+  images: text('그림', 'images'),
+  'external links': text('외부 연결', 'external links'),
+  'data connections': text('데이터 연결', 'data connections'),
+  slicers: text('슬라이서', 'slicers'),
+};
+
+export function extrasText(extras: readonly string[]): Text {
+  const names = extras.map((e) => EXTRA_NAMES[e] ?? text(e, e));
+  return text(names.map((n) => n.ko).join(', '), names.map((n) => n.en).join(', '));
+}
