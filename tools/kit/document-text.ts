@@ -55,13 +55,16 @@ export function tableGrid(rows: readonly (readonly DocCell[])[]): string[][] {
   return grid.map((line) => Array.from({ length: width }, (_, i) => line[i] ?? ''));
 }
 
-/** A pipe table; the first row is the header row (Markdown has no table without one). */
+/** A pipe table; the first row is the header row (Markdown has no table without one), empty rows left out. */
 export function markdownTable(rows: readonly (readonly DocCell[])[]): string[] {
   const grid = tableGrid(rows).filter((line) => line.length > 0);
   if (grid.length === 0) return [];
   const line = (cells: readonly string[]): string => `| ${cells.join(' | ')} |`;
   const [head, ...body] = grid;
-  return [line(head!), line(head!.map(() => '---')), ...body.map(line)];
+  // Rows with no text at all (spacer rows of forms, rows a merged cell covers) say nothing and cost
+  // the budget; HWP forms have many of them.
+  const filled = body.filter((row) => row.some((cell) => cell !== ''));
+  return [line(head!), line(head!.map(() => '---')), ...filled.map(line)];
 }
 
 /**

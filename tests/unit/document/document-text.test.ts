@@ -18,6 +18,10 @@ describe('document text (blocks ⇄ Markdown-like lines)', () => {
     expect(markdownTable([[{ text: 'a|b' }, { text: '첫 줄\n둘째 줄' }]])).toEqual(['| a\\|b | 첫 줄<br>둘째 줄 |', '| --- | --- |']);
   });
 
+  it('leaves out table rows without any text (spacer rows of forms)', () => {
+    expect(markdownTable([[{ text: '항목' }, { text: '금액' }], [{ text: '' }, { text: ' ' }], [{ text: '의자' }, { text: '10' }]])).toEqual(['| 항목 | 금액 |', '| --- | --- |', '| 의자 | 10 |']);
+  });
+
   it('numbers ordered lists per level and starts again after a bulleted list', () => {
     const lines = blocksToLines([
       { kind: 'heading', level: 2, text: '조건' },
