@@ -109,8 +109,7 @@ export function splitLines(content: string): string[] {
 
 /**
  * What to do with a binary file of this kind (SPEC G-SIGNPOST: say what to do instead). Only
- * registered tools are named (tests/unit/tool-names-in-messages.test.ts): no tool reads Excel, PDF,
- * Word, HWP or zip files yet, so the way on is a text copy the person saves.
+ * registered tools are named (tests/unit/tool-names-in-messages.test.ts).
  */
 export function binaryFileText(displayPath: string, size: number): Text {
   const ext = /\.([a-z0-9]+)$/i.exec(baseName(displayPath))?.[1]?.toLowerCase() ?? '';
