@@ -47,6 +47,7 @@ interface Responses {
   readonly 'tools:list': readonly ToolSummary[];
   readonly 'chat:send': ChatStarted;
   readonly 'chat:stop': { readonly stopped: boolean };
+  readonly 'approval:pending': readonly ApprovalRequest[];
   readonly 'approval:answer': { readonly accepted: boolean };
 }
 
@@ -123,6 +124,7 @@ const CHANNEL_NAMES = {
   'tools:list': true,
   'chat:send': true,
   'chat:stop': true,
+  'approval:pending': true,
   'approval:answer': true,
 } as const satisfies Record<IpcChannel, true>;
 

@@ -15,6 +15,8 @@ export const requestSchemas = {
   'chat:send': Type.Object({ text: Type.String({ minLength: 1, maxLength: 20_000 }), conversationId: Type.Optional(Id) }, strict),
   /** Stop: ends generation and every running tool of the run. */
   'chat:stop': Type.Object({ runId: Id }, strict),
+  /** Approvals still open (a page that loads or reloads shows them again). */
+  'approval:pending': Type.Object({}, strict),
   /** The person's answer to an `approval:request` event. */
   'approval:answer': Type.Object(
     {

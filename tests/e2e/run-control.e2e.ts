@@ -57,3 +57,25 @@ test('an unanswered approval times out to deny: the dialog closes, nothing moves
   expect(readdirSync(join(harness.workspace, '받은 문서')).sort()).toEqual(['a.txt', 'b.txt']);
   await screenshot(page, 'chat-denied', 'en');
 });
+
+test('an approval still open when the page reloads is shown again, and can be answered', async ({ page }) => {
+  const setup = (workspace: string) => {
+    mkdirSync(join(workspace, '받은 문서'));
+    writeFileSync(join(workspace, '받은 문서', 'a.txt'), 'a');
+  };
+  harness = await startPreviewHarness({
+    turns: [toolCallTurn([{ id: 'call-1', name: 'filesystem_move', arguments: { from: '받은 문서/a.txt', to: '보관/a.txt' } }]), textTurn('옮겼습니다.')],
+    setup,
+  });
+  await page.goto(harness.url);
+  const box = page.getByLabel('요청 입력');
+  await box.fill('a.txt를 보관으로 옮겨줘');
+  await box.press('Enter');
+  await expect(page.getByRole('alertdialog')).toBeVisible();
+  await page.reload();
+  const dialog = page.getByRole('alertdialog');
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('button', { name: '이번만 허용' }).click();
+  await expect(dialog).toBeHidden();
+  await expect.poll(() => readdirSync(join(harness!.workspace, '보관'))).toEqual(['a.txt']);
+});

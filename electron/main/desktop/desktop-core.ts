@@ -69,6 +69,7 @@ export async function openDesktopCore(o: DesktopCoreOptions): Promise<DesktopCor
     session: {
       'chat:send': (r) => (chat ? chat.send(r.text, r.conversationId) : noModel()),
       'chat:stop': (r) => (chat ? chat.stop(r.runId) : noModel()),
+      'approval:pending': () => ipcOk(broker.open()),
       'approval:answer': (r) =>
         broker.answer(r) ? ipcOk({ accepted: true }) : ipcFail('NOT_FOUND', 'that approval is no longer open (answered, timed out or stopped)'),
     },

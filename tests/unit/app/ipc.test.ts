@@ -60,6 +60,7 @@ describe('IPC dispatcher', () => {
       'tools:list': () => ipcOk([]),
       'chat:send': () => ipcOk({ runId: 'r' }),
       'chat:stop': () => ipcOk({ stopped: true }),
+      'approval:pending': () => ipcOk([]),
       'approval:answer': () => ipcOk({ accepted: true }),
     };
     const { ipc, problems } = setup(handlers);

@@ -13,9 +13,18 @@ export function ApprovalQueue({ bridge, lang }: { readonly bridge: BaramApi; rea
   const [queue, setQueue] = useState<readonly ApprovalRequest[]>([]);
 
   useEffect(() => {
+    let current = true;
+    // Requests opened before this page listened (a reload, a slow start) are shown too.
+    bridge['approval:pending']({}).then(
+      (r) => {
+        if (current && r.ok) setQueue((q) => [...r.value.filter((p) => !q.some((x) => x.callId === p.callId)), ...q]);
+      },
+      () => undefined,
+    );
     const offRequest = bridge.on('approval:request', (request) => setQueue((q) => [...q.filter((r) => r.callId !== request.callId), request]));
     const offClosed = bridge.on('approval:closed', ({ callId }) => setQueue((q) => q.filter((r) => r.callId !== callId)));
     return () => {
+      current = false;
       offRequest();
       offClosed();
     };
