@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { pick, text, type Lang, type Text } from '../../electron/common/i18n';
 import { defineTool, failure, isFailure, type Failure } from '../kit/define-tool';
+import { cancelledText } from '../kit/document-files';
 import { fail, ok } from '../kit/results';
 import { checkExisting } from '../kit/targets';
 import { openBook, pickSheet, type Book, type SheetRef } from './book/book';
@@ -173,7 +174,7 @@ export const excelRead = defineTool({
       const window = await readWindow(files, book, sheet, { top: range.top, bottom: range.bottom, offset, limit, headRows: HEAD_ROWS }, ctx.signal, book.kind === 'csv');
       const dimension = book.kind === 'xlsx' ? await declaredDimension(files, book, book.sheets[sheet.position]!) : null;
       const source = pick(describeSource(book, shown, sheet, dimension), lang);
-      if (window.stopped === 'cancelled') return { outcome: 'cancelled', text: pick(text('사용자가 중지했습니다.', 'Stopped by the user.'), lang) };
+      if (window.stopped === 'cancelled') return fail(lang, cancelledText, {}, 'cancelled');
 
       const timeNote = text(
         `[시간 한도에 닿아 ${window.lastSeen}행까지만 읽었습니다. range나 offset으로 나눠 읽으세요.]`,

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { pick, text, type Lang, type Text } from '../../electron/common/i18n';
 import { defineTool, isFailure, type ReadOnlyFileAccess } from '../kit/define-tool';
 import { cappedLines } from '../kit/format';
+import { cancelledText } from '../kit/document-files';
 import { fail, ok } from '../kit/results';
 import { checkExisting } from '../kit/targets';
 import { encodingLabel } from '../kit/text-file';
@@ -106,7 +107,7 @@ export const excelSheets = defineTool({
         lines.push(pick(text(`'${shown}': 시트 ${sheets.length}개`, `'${shown}': ${sheets.length} sheet(s)`), lang));
         const described: string[] = [];
         for (const sheet of sheets.slice(0, DESCRIBED_SHEETS)) {
-          if (ctx.signal.aborted) return { outcome: 'cancelled', text: pick(text('사용자가 중지했습니다.', 'Stopped by the user.'), lang) };
+          if (ctx.signal.aborted) return fail(lang, cancelledText, {}, 'cancelled');
           described.push(await sheetLine(files, book, sheet, ctx.signal, lang));
         }
         const rest = sheets.slice(DESCRIBED_SHEETS).map((s) => `${s.position + 1}. '${s.name}'${pick(stateText(s), lang)}`);

@@ -1,5 +1,6 @@
 import { text, type Text } from '../../../electron/common/i18n';
 import type { ReadOnlyFileAccess } from '../../kit/define-tool';
+import { extensionOf } from '../../kit/document-files';
 import { baseName } from '../../kit/paths';
 import { refusal } from '../../kit/targets';
 import { failure, type Failure } from '../../kit/define-tool';
@@ -22,14 +23,6 @@ export interface SheetRef {
 /** Extensions the excel tools read. Macro-enabled ones are read too: reading runs no macro. */
 const XLSX_EXTENSIONS = ['xlsx', 'xlsm', 'xltx', 'xltm'];
 const CSV_EXTENSIONS = ['csv', 'tsv'];
-
-export function extensionOf(path: string): string {
-  return /\.([a-z0-9]+)$/i.exec(baseName(path))?.[1]?.toLowerCase() ?? '';
-}
-
-export function isCsvPath(path: string): boolean {
-  return CSV_EXTENSIONS.includes(extensionOf(path));
-}
 
 /**
  * Opens `path` (as the model gave it) for reading: existence, a regular file, a known format and

@@ -1,4 +1,5 @@
 import type { ReadOnlyFileAccess } from '../../kit/define-tool';
+import { DOCUMENT_TIME_LIMIT_MS } from '../../kit/document-files';
 import { rowsOf, type Book, type SheetRef } from './book';
 import type { RowData } from './cells';
 import { isFileAccessError } from '../../../electron/common/file-access';
@@ -27,10 +28,10 @@ function asReadError(e: unknown): Error | null {
  */
 
 /**
- * A document tool stops parsing after this long and reports how far it got (issue 18 item 7). A
- * 100k-row sheet streams in a few seconds on an office PC; a minute means something is wrong.
+ * The document tools' time limit (issue 18 item 7): a 100k-row sheet streams in seconds, and the
+ * read stops at the limit and reports how far it got.
  */
-export const PARSE_TIME_LIMIT_MS = 60_000;
+export const PARSE_TIME_LIMIT_MS = DOCUMENT_TIME_LIMIT_MS;
 
 /** The caller's signal, also aborted when the time limit passes. */
 export function parseSignal(signal: AbortSignal, limitMs = PARSE_TIME_LIMIT_MS): AbortSignal {
