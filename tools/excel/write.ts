@@ -111,6 +111,16 @@ function existsRefusal(path: string): Failure {
   );
 }
 
+/** Existing files are read whole to be changed; beyond the limit the way on is a new file. */
+function tooLargeToUpdate(path: string, size: number, limit: number): Failure {
+  return failure(
+    text(
+      `'${path}'은(는) ${humanSize(size)}로 커서 고칠 수 없습니다 (최대 ${humanSize(limit)}). 바뀐 내용을 새 파일로 쓰세요.`,
+      `'${path}' is ${humanSize(size)}, too large to update (at most ${humanSize(limit)}). Write the changed content to a new file.`,
+    ),
+  );
+}
+
 function nothingChanges(path: string): Failure {
   return failure(text(`'${path}'에 이미 똑같은 값이 있습니다. 바꿀 것이 없습니다.`, `'${path}' already holds exactly these values. There is nothing to change.`));
 }
@@ -157,7 +167,6 @@ async function prepareCsv(args: WriteArgs, ctx: PlanContext, path: string, edits
     return { path, fingerprint, bytes, preview: newContentPreview(edits, sheet, lang), mode: 'new-file', sheet, changed: edits.length, encoding: 'utf-8-bom' };
   }
   if (args.rows && !args.overwrite) return existsRefusal(args.path);
-  if (existing.size > MAX_CSV_BYTES) return failure(problemText({ problem: 'too-large', limit: MAX_CSV_BYTES }, args.path));
   const old = decodeText(await files.readBytes(path, { maxBytes: existing.size + 1 }));
   const delimiter = detectDelimiter(old.text.slice(0, 64 * 1024), extensionOf(path) === 'tsv');
   const grid = CsvGrid.parse(old.text, delimiter);
@@ -188,14 +197,6 @@ async function prepareXlsx(args: WriteArgs, ctx: PlanContext, path: string, edit
     const bytes = await workbookBytes(made.workbook);
     const preview = (existing ? `${pick(text(`[${humanSize(existing.size)} 파일 전체를 새 통합 문서로 바꿉니다]`, `[replaces the whole ${humanSize(existing.size)} file with a new workbook]`), lang)}\n` : '') + newContentPreview(edits, sheet, lang);
     return { path, fingerprint, bytes, preview, mode: existing ? 'replace-file' : 'new-file', sheet, changed: edits.length };
-  }
-  if (existing.size > MAX_UPDATE_BYTES) {
-    return failure(
-      text(
-        `'${args.path}'은(는) ${humanSize(existing.size)}로 커서 고칠 수 없습니다 (최대 ${humanSize(MAX_UPDATE_BYTES)}). 바뀐 내용을 새 파일로 쓰세요.`,
-        `'${args.path}' is ${humanSize(existing.size)}, too large to update (at most ${humanSize(MAX_UPDATE_BYTES)}). Write the changed content to a new file.`,
-      ),
-    );
   }
   const book = await openXlsx(files, path, existing.size);
   if (isBookProblem(book)) return failure(problemText(book, args.path));
@@ -251,6 +252,8 @@ async function prepareWrite(args: WriteArgs, ctx: PlanContext): Promise<Prepared
     const folder = displayOf(files, parentPath(path));
     return failure(text(`폴더 '${folder}'이(가) 없습니다. filesystem.mkdir로 먼저 만드세요.`, `The folder '${folder}' does not exist. Create it first with filesystem.mkdir.`));
   }
+  const limit = extensionOf(path) === 'xlsx' ? MAX_UPDATE_BYTES : MAX_CSV_BYTES;
+  if (existing && existing.size > limit) return tooLargeToUpdate(args.path, existing.size, limit);
   // With the content hash: the gate re-hashes before writing, so a same-size edit nobody saw is caught.
   const fingerprint = existing ? await attempt(files, () => files.fingerprint(args.path, { content: true })) : null;
   if (fingerprint !== null && 'failure' in fingerprint) return fingerprint;

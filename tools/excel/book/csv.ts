@@ -18,10 +18,11 @@ export interface CsvBook {
 }
 
 /**
- * The whole file is decoded at once: CSV has no index to seek in, and 64 MB of text (about 600k
- * rows of ten fields) is a few hundred MB of strings at most, well inside a desktop's memory.
+ * The whole file is decoded at once: CSV has no index to seek in, and 48 MB of text (about 450k
+ * rows of ten fields) is a few hundred MB of strings at most, well inside a desktop's memory. It
+ * stays under the host's whole-file read limit (50 MB), so the cap's own message is the one shown.
  */
-export const MAX_CSV_BYTES = 64 * 1024 * 1024;
+export const MAX_CSV_BYTES = 48 * 1024 * 1024;
 
 const CANDIDATES = [',', '\t', ';', '|'] as const;
 
