@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { startPreviewHarness, type PreviewHarness } from '../helpers/preview-harness';
 import { textTurn, toolCallTurn, type Turn } from '../helpers/scripted-model-server';
+import { expectAccessible } from './a11y';
 import { screenshot } from './screens';
 
 const FILES = 150;
@@ -32,6 +33,7 @@ test('a glob of 150 files: one dialog lists all 150, Enter before 600 ms does no
   await page.goto(harness.url);
   await expect(page.getByRole('heading', { name: '바람' })).toBeVisible();
   await screenshot(page, 'chat-empty', 'ko');
+  await expectAccessible(page, 'chat-empty.ko');
 
   await ask(page, '받은 문서의 보고서를 정리/2024로 옮겨줘');
   const dialog = page.getByRole('alertdialog');
@@ -54,6 +56,7 @@ test('a glob of 150 files: one dialog lists all 150, Enter before 600 ms does no
 
   await expect(allow).toBeEnabled();
   await screenshot(page, 'approval-dialog', 'ko');
+  await expectAccessible(page, 'approval-dialog.ko');
 
   await allow.click();
   await expect(dialog).toBeHidden();
@@ -64,6 +67,7 @@ test('a glob of 150 files: one dialog lists all 150, Enter before 600 ms does no
   expect(readdirSync(join(harness.workspace, '정리', '2024'))).toHaveLength(FILES);
   expect(readdirSync(join(harness.workspace, '받은 문서'))).toHaveLength(0);
   await screenshot(page, 'chat-answered', 'ko');
+  await expectAccessible(page, 'chat-answered.ko');
 });
 
 test('in English (the app started with lang en): the same dialog and answer, every string English', async ({ page }) => {
@@ -80,6 +84,7 @@ test('in English (the app started with lang en): the same dialog and answer, eve
   await expect(allow).toBeEnabled();
   await expect(dialog.locator('.count')).toHaveText(`(${FILES})`);
   await screenshot(page, 'approval-dialog', 'en');
+  await expectAccessible(page, 'approval-dialog.en');
   await allow.click();
   await expect(page.locator('.tool-card [data-outcome="ok"]')).toHaveText('Done');
   await expect(page.getByText('Moved the 150 reports to 정리/2024.')).toBeVisible();

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startPreviewHarness, type PreviewHarness } from '../helpers/preview-harness';
 import { chunk, sse, textTurn, toolCallTurn } from '../helpers/scripted-model-server';
+import { expectAccessible } from './a11y';
 import { screenshot } from './screens';
 
 let harness: PreviewHarness | null = null;
@@ -24,6 +25,7 @@ test('Stop is visible while the answer streams and ends the run', async ({ page 
   await expect(stop).toBeVisible();
   await expect(page.getByRole('button', { name: '보내기' })).toBeDisabled();
   await screenshot(page, 'chat-running', 'ko');
+  await expectAccessible(page, 'chat-running.ko');
   await page.getByRole('button', { name: 'English' }).click();
   await expect(page.getByRole('button', { name: 'Stop' })).toBeVisible();
   await screenshot(page, 'chat-running', 'en');
@@ -56,6 +58,7 @@ test('an unanswered approval times out to deny: the dialog closes, nothing moves
   await expect(page.getByText('승인되지 않아 옮기지 않았습니다.')).toBeVisible();
   expect(readdirSync(join(harness.workspace, '받은 문서')).sort()).toEqual(['a.txt', 'b.txt']);
   await screenshot(page, 'chat-denied', 'en');
+  await expectAccessible(page, 'chat-denied.en');
 });
 
 test('an approval still open when the page reloads is shown again, and can be answered', async ({ page }) => {
