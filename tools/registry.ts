@@ -12,6 +12,13 @@ import { filesystemSearch } from './filesystem/search';
 import { filesystemTrash } from './filesystem/trash';
 import { filesystemWrite } from './filesystem/write';
 import { searchText } from './search/text';
+import { excelSheets } from './excel/sheets';
+import { excelRead } from './excel/read';
+import { excelWrite } from './excel/write';
+import { documentPdfRead } from './document/pdf-read';
+import { documentWordRead } from './document/word-read';
+import { documentWordWrite } from './document/word-write';
+import { documentHwpRead } from './document/hwp-read';
 import { systemInfo } from './system/info';
 import { httpRequest } from './http/request';
 import { sshDownload } from './ssh/download';
@@ -38,6 +45,13 @@ export const builtinTools: readonly AnyTool[] = [
   filesystemRestore,
   filesystemTrash,
   searchText,
+  excelSheets,
+  excelRead,
+  excelWrite,
+  documentPdfRead,
+  documentWordRead,
+  documentWordWrite,
+  documentHwpRead,
   systemInfo,
   httpRequest,
   sshExecute,

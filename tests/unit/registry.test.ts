@@ -50,6 +50,13 @@ describe('tool registry rules', () => {
       'filesystem.restore',
       'filesystem.trash',
       'search.text',
+      'excel.sheets',
+      'excel.read',
+      'excel.write',
+      'document.pdf.read',
+      'document.word.read',
+      'document.word.write',
+      'document.hwp.read',
       'system.info',
       'http.request',
       'ssh.execute',
@@ -60,8 +67,8 @@ describe('tool registry rules', () => {
   });
 
   it.each(catalog.map((t) => [t.name, t] as const))('%s follows the contract', (name, tool) => {
-    expect(name).toMatch(/^[a-z][a-z0-9]*\.[a-z][a-zA-Z0-9]*$/);
-    expect(name.replace('.', '_')).toMatch(WIRE_NAME);
+    expect(name).toMatch(/^[a-z][a-z0-9]*(\.[a-z][a-zA-Z0-9]*){1,2}$/);
+    expect(name.replace(/\./g, '_')).toMatch(WIRE_NAME);
     expect(RISKS).toContain(tool.risk);
     if (tool.subjectKind !== null) expect(SUBJECT_KINDS).toContain(tool.subjectKind);
     expect(tool.description.ko.trim()).not.toBe('');

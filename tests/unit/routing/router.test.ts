@@ -49,6 +49,15 @@ describe('routing Korean and English requests', () => {
     expect(route('메모리가 얼마나 남았어', new RoutingState(), real).schemas).toContain('system.info');
   });
 
+  it("a document's extension names its reader; other extensions are part of a name", () => {
+    const real = toolCatalog();
+    expect(route('견적서.pdf 읽어줘', new RoutingState(), real).schemas).toContain('document.pdf.read');
+    expect(route('회의록.hwp 열어서 요약해줘', new RoutingState(), real).schemas).toContain('document.hwp.read');
+    expect(route('매출.xlsx 내용 읽어줘', new RoutingState(), real).schemas).toContain('excel.read');
+    expect(route('보고서.docx 읽어줘', new RoutingState(), real).schemas).toContain('document.word.read');
+    expect(route('메모.txt 읽어줘', new RoutingState(), real).schemas).toEqual(['filesystem.read']);
+  });
+
   it('routes nothing for small talk', () => {
     const r = route('안녕하세요 반가워요', new RoutingState(), tools, { lang: 'ko' });
     expect(r.schemas).toEqual([]);

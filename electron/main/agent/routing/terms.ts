@@ -42,14 +42,18 @@ export function wordOf(surface: string, card = false): Word | null {
 
 /**
  * What in a request is an argument rather than an intent: quoted text ('김과장', "timeout"), URLs
- * (the word "http" stays: it names the tool), and file extensions (회의록.txt is a name; "txt" in
- * a description would otherwise pull search.text in).
+ * (the word "http" stays: it names the tool), and file extensions other than documents' (회의록.txt
+ * is a name; "txt" in a description would otherwise pull search.text in).
  */
+const DOCUMENT_EXTENSIONS = new Set(['pdf', 'xlsx', 'xls', 'csv', 'docx', 'hwp', 'hwpx']);
+
 export function withoutArguments(text: string): string {
   return text
     .replace(/'[^']*'|"[^"]*"|‘[^’]*’|“[^”]*”|「[^」]*」|『[^』]*』/g, ' ')
     .replace(/\b(https?):\/\/\S+/gi, ' $1 ')
-    .replace(/\.[a-zA-Z0-9]{1,5}\b/g, ' ');
+    // A document's extension says which tool reads it ("견적서.pdf" → the PDF reader) and stays as a
+    // word; any other extension is part of a name.
+    .replace(/\.([a-zA-Z0-9]{1,5})\b/g, (_, ext: string) => (DOCUMENT_EXTENSIONS.has(ext.toLowerCase()) ? ` ${ext} ` : ' '));
 }
 
 /** The routing words of a text, in order, without repeats of the same surface. */
