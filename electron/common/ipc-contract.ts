@@ -42,11 +42,28 @@ export interface ChatStarted {
   readonly runId: string;
 }
 
+export interface ConversationSummary {
+  readonly id: string;
+  readonly title: string;
+  /** ISO time of the last change. */
+  readonly updatedAt: string;
+  readonly status: RunStatus | 'running';
+}
+
+/** What the window shows of a saved conversation: the person's requests and the answers. */
+export interface ConversationView {
+  readonly id: string;
+  readonly title: string;
+  readonly messages: readonly { readonly role: 'user' | 'assistant'; readonly text: string }[];
+}
+
 interface Responses {
   readonly 'app:info': AppInfo;
   readonly 'tools:list': readonly ToolSummary[];
   readonly 'chat:send': ChatStarted;
   readonly 'chat:stop': { readonly stopped: boolean };
+  readonly 'conversations:list': readonly ConversationSummary[];
+  readonly 'conversations:load': ConversationView;
   readonly 'approval:pending': readonly ApprovalRequest[];
   readonly 'approval:answer': { readonly accepted: boolean };
 }
@@ -124,6 +141,8 @@ const CHANNEL_NAMES = {
   'tools:list': true,
   'chat:send': true,
   'chat:stop': true,
+  'conversations:list': true,
+  'conversations:load': true,
   'approval:pending': true,
   'approval:answer': true,
 } as const satisfies Record<IpcChannel, true>;

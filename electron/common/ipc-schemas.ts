@@ -15,6 +15,10 @@ export const requestSchemas = {
   'chat:send': Type.Object({ text: Type.String({ minLength: 1, maxLength: 20_000 }), conversationId: Type.Optional(Id) }, strict),
   /** Stop: ends generation and every running tool of the run. */
   'chat:stop': Type.Object({ runId: Id }, strict),
+  /** Saved conversations, newest first. */
+  'conversations:list': Type.Object({}, strict),
+  /** One conversation's messages, to show and continue it. */
+  'conversations:load': Type.Object({ id: Id }, strict),
   /** Approvals still open (a page that loads or reloads shows them again). */
   'approval:pending': Type.Object({}, strict),
   /** The person's answer to an `approval:request` event. */

@@ -3,7 +3,8 @@ import type { Lang } from '../../common/i18n';
 import type { IpcHandlers } from './ipc';
 
 /** The channels a working session answers (electron/main/desktop/desktop-core.ts). */
-export type SessionHandlers = Pick<IpcHandlers, 'chat:send' | 'chat:stop' | 'approval:pending' | 'approval:answer'>;
+export type SessionHandlers = Pick<IpcHandlers, 'chat:send' | 'chat:stop' | 'conversations:list' | 'conversations:load' | 'approval:pending' | 'approval:answer'
+>;
 
 export interface AppHandlerDeps {
   readonly version: string;
@@ -32,6 +33,8 @@ export function createAppHandlers(deps: AppHandlerDeps): IpcHandlers {
     },
     'chat:send': deps.session?.['chat:send'] ?? unavailable,
     'chat:stop': deps.session?.['chat:stop'] ?? unavailable,
+    'conversations:list': deps.session?.['conversations:list'] ?? (() => ipcOk([])),
+    'conversations:load': deps.session?.['conversations:load'] ?? unavailable,
     'approval:pending': deps.session?.['approval:pending'] ?? (() => ipcOk([])),
     'approval:answer': deps.session?.['approval:answer'] ?? unavailable,
   };

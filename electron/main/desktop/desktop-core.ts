@@ -10,6 +10,7 @@ import type { IpcHandlers } from '../app/ipc';
 import { createAppHandlers } from '../app/handlers';
 import { ChatService } from './chat-service';
 import type { EmitEvent } from './emit';
+import { conversationSummary, conversationView } from './conversation-view';
 import { WindowBroker } from './window-broker';
 
 /**
@@ -69,6 +70,11 @@ export async function openDesktopCore(o: DesktopCoreOptions): Promise<DesktopCor
     session: {
       'chat:send': (r) => (chat ? chat.send(r.text, r.conversationId) : noModel()),
       'chat:stop': (r) => (chat ? chat.stop(r.runId) : noModel()),
+      'conversations:list': () => ipcOk(store ? store.list().map(conversationSummary) : []),
+      'conversations:load': (r) => {
+        const found = store?.load(r.id);
+        return found ? ipcOk(conversationView(found)) : ipcFail('NOT_FOUND', 'no saved conversation has that id');
+      },
       'approval:pending': () => ipcOk(broker.open()),
       'approval:answer': (r) =>
         broker.answer(r) ? ipcOk({ accepted: true }) : ipcFail('NOT_FOUND', 'that approval is no longer open (answered, timed out or stopped)'),

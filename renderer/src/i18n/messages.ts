@@ -31,6 +31,9 @@ export const messages = {
   result: text('결과', 'Result'),
   runCancelled: text('중지했습니다.', 'Stopped.'),
   runFailed: text('요청을 끝내지 못했습니다.', 'The request could not be completed.'),
+  conversationsHeading: text('대화 목록', 'Conversations'),
+  newConversation: text('새 대화', 'New conversation'),
+  noConversations: text('저장된 대화가 없습니다.', 'No saved conversations.'),
   // approval
   approvalTitle: text('승인이 필요합니다', 'Approval needed'),
   approvalRisk: text('위험도', 'Risk'),

@@ -61,6 +61,8 @@ describe('IPC dispatcher', () => {
       'chat:send': () => ipcOk({ runId: 'r' }),
       'chat:stop': () => ipcOk({ stopped: true }),
       'approval:pending': () => ipcOk([]),
+      'conversations:list': () => ipcOk([]),
+      'conversations:load': () => ipcOk({ id: 'c', title: 't', messages: [] }),
       'approval:answer': () => ipcOk({ accepted: true }),
     };
     const { ipc, problems } = setup(handlers);

@@ -4,7 +4,7 @@ import { isValidRequest } from '../../../electron/common/ipc-validate';
 
 describe('IPC contract', () => {
   it('lists exactly the channels of the contract map', () => {
-    expect([...IPC_CHANNELS].sort()).toEqual(['app:info', 'approval:answer', 'approval:pending', 'chat:send', 'chat:stop', 'tools:list']);
+    expect([...IPC_CHANNELS].sort()).toEqual(['app:info', 'approval:answer', 'approval:pending', 'chat:send', 'chat:stop', 'conversations:list', 'conversations:load', 'tools:list']);
     expect([...IPC_EVENTS].sort()).toEqual(['approval:closed', 'approval:request', 'chat:event']);
     expect(isIpcChannel('app:info')).toBe(true);
     expect(isIpcChannel('toString')).toBe(false); // inherited names are not channels

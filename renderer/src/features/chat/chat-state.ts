@@ -1,6 +1,6 @@
 import type { Outcome } from '../../../../electron/common/domain';
 import type { Text } from '../../../../electron/common/i18n';
-import type { ChatEvent, RunStatus } from '../../../../electron/common/ipc-contract';
+import type { ChatEvent, ConversationView, RunStatus } from '../../../../electron/common/ipc-contract';
 import { assertNever } from '../../../../electron/common/assert-never';
 
 /** What the chat shows, built from the `chat:event` stream by one reducer. */
@@ -30,13 +30,24 @@ export interface ChatState {
   readonly conversationId?: string;
   /** Whether the current run streamed any text (else the final answer is added at the end). */
   readonly streamed: boolean;
+  /**
+   * Between `chat:send` and its answer: events can overtake the answer that names their run, so
+   * they wait here and are applied once the run id is known.
+   */
+  readonly sending: boolean;
+  readonly early: readonly ChatEvent[];
 }
 
-export const initialChat: ChatState = { entries: [], runId: null, thinking: false, streamed: false };
+export const initialChat: ChatState = { entries: [], runId: null, thinking: false, streamed: false, sending: false, early: [] };
 
 export type ChatAction =
+  | { readonly type: 'sending' }
+  | { readonly type: 'send-failed' }
   | { readonly type: 'sent'; readonly runId: string; readonly text: string }
-  | { readonly type: 'event'; readonly event: ChatEvent };
+  | { readonly type: 'event'; readonly event: ChatEvent }
+  /** A saved conversation opened from the list: shown, and continued by the next request. */
+  | { readonly type: 'loaded'; readonly conversation: ConversationView }
+  | { readonly type: 'new' };
 
 let nextId = 0;
 const newId = () => `e${++nextId}`;
@@ -50,11 +61,31 @@ function updateCard(entries: readonly ChatEntry[], match: (c: ToolCardState) => 
 }
 
 export function chatReducer(state: ChatState, action: ChatAction): ChatState {
+  if (action.type === 'new') return state.runId ? state : initialChat;
+  if (action.type === 'loaded') {
+    if (state.runId) return state; // never swap the conversation under a running request
+    const entries = action.conversation.messages.map((m): ChatEntry => ({ kind: m.role, id: newId(), text: m.text }));
+    return { ...initialChat, entries, conversationId: action.conversation.id };
+  }
+  if (action.type === 'sending') return { ...state, sending: true, early: [] };
+  if (action.type === 'send-failed') return { ...state, sending: false, early: [] };
   if (action.type === 'sent') {
-    return { ...state, runId: action.runId, thinking: true, streamed: false, entries: [...state.entries, { kind: 'user', id: newId(), text: action.text }] };
+    const started: ChatState = {
+      ...state,
+      runId: action.runId,
+      thinking: true,
+      streamed: false,
+      sending: false,
+      early: [],
+      entries: [...state.entries, { kind: 'user', id: newId(), text: action.text }],
+    };
+    return state.early.filter((e) => e.runId === action.runId).reduce((s, event) => chatReducer(s, { type: 'event', event }), started);
   }
   const e = action.event;
-  if (e.runId !== state.runId) return state; // a late event of a run this window no longer shows
+  if (e.runId !== state.runId) {
+    // Not (yet) ours: held while a send is in flight, else a late event of a run no longer shown.
+    return state.sending ? { ...state, early: [...state.early, e] } : state;
+  }
   switch (e.type) {
     case 'thinking':
       return { ...state, thinking: true };
