@@ -82,3 +82,32 @@ test('an approval still open when the page reloads is shown again, and can be an
   await expect(dialog).toBeHidden();
   await expect.poll(() => readdirSync(join(harness!.workspace, '보관'))).toEqual(['a.txt']);
 });
+
+test('the dialog works from the keyboard: Tab reaches the buttons once armed, Escape denies', async ({ page }) => {
+  const setup = (workspace: string) => {
+    mkdirSync(join(workspace, '받은 문서'));
+    writeFileSync(join(workspace, '받은 문서', 'a.txt'), 'a');
+  };
+  const move = (id: string) => toolCallTurn([{ id, name: 'filesystem_move', arguments: { from: '받은 문서/a.txt', to: '보관/a.txt' } }]);
+  harness = await startPreviewHarness({ turns: [move('call-1'), textTurn('취소했습니다.'), move('call-2'), textTurn('옮겼습니다.')], setup });
+  await page.goto(harness.url);
+  const box = page.getByLabel('요청 입력');
+  await box.fill('옮겨줘');
+  await box.press('Enter');
+  const dialog = page.getByRole('alertdialog');
+  await expect(dialog).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(page.locator('.tool-card [data-outcome="denied"]')).toBeVisible();
+  await expect(page.getByText('취소했습니다.')).toBeVisible();
+
+  await box.fill('다시 옮겨줘');
+  await box.press('Enter');
+  const allow = dialog.getByRole('button', { name: '이번만 허용' });
+  await expect(allow).toBeEnabled();
+  for (let i = 0; i < 10 && !(await allow.evaluate((el) => el === el.ownerDocument.activeElement)); i++) await page.keyboard.press('Tab');
+  await expect(allow).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeHidden();
+  await expect.poll(() => readdirSync(join(harness!.workspace, '보관'))).toEqual(['a.txt']);
+});

@@ -24,7 +24,7 @@ const LIST_HEIGHT = 224;
 /**
  * The approval dialog (SPEC G-APPROVE): what will happen in plain words, the risk, the rule that
  * asked, the exact arguments, every affected file, and three answers. The buttons arm after
- * ~600 ms; focus starts on the dialog itself (not a button) and stays inside it.
+ * ~600 ms; focus starts on the dialog itself (not a button) and stays inside it; Escape denies.
  */
 export function ApprovalDialog({ request, queued, lang, onAnswer }: ApprovalDialogProps) {
   const armed = useArmed(request.callId);
@@ -39,7 +39,13 @@ export function ApprovalDialog({ request, queued, lang, onAnswer }: ApprovalDial
     dialog.current?.focus();
   }, [request.callId]);
 
-  const trapFocus = (e: KeyboardEvent<HTMLDivElement>) => {
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    // Escape denies (fail closed: closing the dialog never approves), with the reason typed so far.
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      deny();
+      return;
+    }
     if (e.key !== 'Tab' || !dialog.current) return;
     const focusable = [...dialog.current.querySelectorAll<HTMLElement>('button:not([disabled]), textarea, summary, [tabindex="0"]')];
     if (focusable.length === 0) return;
@@ -55,10 +61,14 @@ export function ApprovalDialog({ request, queued, lang, onAnswer }: ApprovalDial
     }
   };
 
+  const deny = () => {
+    const trimmed = reason.trim();
+    onAnswer(trimmed ? { choice: 'deny', reason: trimmed } : { choice: 'deny' });
+  };
   const answer = (choice: ApprovalChoice) => {
     if (!armed) return;
-    const trimmed = reason.trim();
-    onAnswer(choice === 'deny' && trimmed ? { choice, reason: trimmed } : { choice });
+    if (choice === 'deny') deny();
+    else onAnswer({ choice });
   };
 
   return (
@@ -71,7 +81,7 @@ export function ApprovalDialog({ request, queued, lang, onAnswer }: ApprovalDial
         aria-labelledby="approval-title"
         aria-describedby="approval-summary"
         tabIndex={-1}
-        onKeyDown={trapFocus}
+        onKeyDown={onKeyDown}
         data-armed={armed}
       >
         <h2 id="approval-title">{t('approvalTitle', lang)}</h2>
