@@ -105,7 +105,9 @@ describe('trial: sorting 214 downloads into year folders (issue 15)', () => {
       approvalsSeen += moved.approvals.length;
       const shown = moved.approvals[0]!;
       expect(shown).toContain(`Affected items (${expected.length + 1})`); // the new folder, then each file
-      for (const f of expected) expect(shown).toContain(join(ws, f.name));
+      // Every file, by its absolute path, composed (NFC) as the person typed and reads it.
+      for (const f of expected) expect(shown).toContain(join(ws, f.name).normalize('NFC'));
+      expect(shown).toBe(shown.normalize('NFC'));
       // On disk: every file of that year, under its real (NFD or NFC) name, content intact.
       expect(readdirSync(join(ws, String(year))).sort()).toEqual(expected.map((f) => f.name).sort());
     }
@@ -120,7 +122,7 @@ describe('trial: sorting 214 downloads into year folders (issue 15)', () => {
     expect(deleted.run.code, deleted.run.stderr).toBe(0);
     expect(deleted.approvals).toHaveLength(1);
     for (const f of doomed) {
-      expect(deleted.approvals[0]).toContain(join(ws, String(f.year), f.name));
+      expect(deleted.approvals[0]).toContain(join(ws, String(f.year), f.name).normalize('NFC'));
       expect(existsSync(join(ws, String(f.year), f.name))).toBe(false);
     }
 
@@ -139,7 +141,7 @@ describe('trial: sorting 214 downloads into year folders (issue 15)', () => {
     expect(restored.run.code, restored.run.stderr).toBe(0);
     expect(restored.approvals).toHaveLength(1);
     for (const f of doomed) {
-      expect(restored.approvals[0]).toContain(join(ws, String(f.year), f.name));
+      expect(restored.approvals[0]).toContain(join(ws, String(f.year), f.name).normalize('NFC'));
       expect(await readFile(join(ws, String(f.year), f.name), 'utf8')).toBe(f.content);
     }
     for (const year of YEARS) {
