@@ -34,9 +34,11 @@ function workerEntries() {
 /**
  * Loaded from node_modules at run time, never bundled: native addons (better-sqlite3; ssh2's
  * optional crypto binding and cpu-features; node-llama-cpp and its prebuilt binaries) resolve
- * their .node files relative to their own package folder.
+ * their .node files relative to their own package folder. The document tools' format libraries
+ * are imported only when such a tool runs, and kordoc's optional OCR packages (never installed
+ * offline) cannot be bundled at all.
  */
-const EXTERNAL = ['better-sqlite3', 'ssh2', 'cpu-features', 'node-llama-cpp'];
+const EXTERNAL = ['better-sqlite3', 'ssh2', 'cpu-features', 'node-llama-cpp', 'exceljs', 'pdf-parse', 'mammoth', 'docx', 'kordoc'];
 
 /**
  * Packages loaded on first use instead of at start-up: `baram tools` imports every tool, and the
