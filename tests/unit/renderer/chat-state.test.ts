@@ -34,6 +34,18 @@ describe('chat state', () => {
     expect(s.entries.at(-1)).toMatchObject({ kind: 'notice', status: 'cancelled' });
   });
 
+  it('a card waiting for approval runs again once the dialog closes', () => {
+    const waiting = run([
+      { type: 'sending' },
+      { type: 'sent', runId: 'r1', text: 'x' },
+      ev({ runId: 'r1', type: 'calling', callId: 'c1', tool: 'shell.execute', args: {} }),
+      ev({ runId: 'r1', type: 'waiting', tool: 'shell.execute', summary: { ko: '실행합니다', en: 'Runs' } }),
+    ]);
+    expect(waiting.entries.find((e) => e.kind === 'tool')).toMatchObject({ card: { phase: 'waiting' } });
+    const closed = run([{ type: 'approval-closed' }], waiting);
+    expect(closed.entries.find((e) => e.kind === 'tool')).toMatchObject({ card: { phase: 'running', summary: { ko: '실행합니다' } } });
+  });
+
   it('opens a saved conversation to continue it, but never under a running request', () => {
     const conversation = { id: 'c9', title: 't', messages: [{ role: 'user' as const, text: '전에 한 말' }, { role: 'assistant' as const, text: '답' }] };
     const opened = run([{ type: 'loaded', conversation }]);

@@ -15,6 +15,7 @@ export function ChatScreen({ bridge, lang }: { readonly bridge: BaramApi; readon
   const [conversations, setConversations] = useState<readonly ConversationSummary[]>([]);
 
   useEffect(() => bridge.on('chat:event', (event) => dispatch({ type: 'event', event })), [bridge]);
+  useEffect(() => bridge.on('approval:closed', () => dispatch({ type: 'approval-closed' })), [bridge]);
 
   // The list changes when a request ends (a new conversation, a newer time): reload it then.
   const idle = state.runId === null && !state.sending;

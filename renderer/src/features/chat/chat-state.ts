@@ -47,6 +47,8 @@ export type ChatAction =
   | { readonly type: 'event'; readonly event: ChatEvent }
   /** A saved conversation opened from the list: shown, and continued by the next request. */
   | { readonly type: 'loaded'; readonly conversation: ConversationView }
+  /** An approval dialog closed: a card that waited for it runs now (or gets its outcome next). */
+  | { readonly type: 'approval-closed' }
   | { readonly type: 'new' };
 
 let nextId = 0;
@@ -66,6 +68,9 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
     if (state.runId) return state; // never swap the conversation under a running request
     const entries = action.conversation.messages.map((m): ChatEntry => ({ kind: m.role, id: newId(), text: m.text }));
     return { ...initialChat, entries, conversationId: action.conversation.id };
+  }
+  if (action.type === 'approval-closed') {
+    return { ...state, entries: updateCard(state.entries, (c) => c.phase === 'waiting', (c) => ({ ...c, phase: 'running' })) };
   }
   if (action.type === 'sending') return { ...state, sending: true, early: [] };
   if (action.type === 'send-failed') return { ...state, sending: false, early: [] };
