@@ -136,8 +136,26 @@ module.exports = {
       comment:
         'Only runtime/ (which assembles a session) imports host/: the capabilities reach tools only through the gate, ' +
         'which gets them handed over and gives out read-only and plan-scoped views (issue 13, "the only door").',
-      from: { pathNot: '^electron/main/(host|runtime)/' },
+      from: { pathNot: '^electron/main/(host|runtime|mcp)/' },
       to: { path: '^electron/main/host/' },
+    },
+
+    // ── electron/main/mcp: gate, policy, host, tools/kit, common (issue 19) ──────────────────
+    {
+      name: 'mcp-allowed-imports',
+      severity: 'error',
+      comment:
+        'mcp/ (the MCP client) may import gate, policy, host (program resolution, whole-tree kills), tools/kit (the tool ' +
+        'declaration it builds) and common only. It starts external servers the way host/ starts programs.',
+      from: { path: '^electron/main/mcp/' },
+      to: { path: '^(electron/(main/(?!mcp/|gate/|policy/|host/)|preload/)|renderer/|tools/(?!kit/))' },
+    },
+    {
+      name: 'mcp-only-from-runtime-cli-app',
+      severity: 'error',
+      comment: 'Only runtime/ (which assembles a session), cli/ and app/ import mcp/: its servers live and die with a session.',
+      from: { pathNot: '^electron/main/(mcp|runtime|cli|app)/' },
+      to: { path: '^electron/main/mcp/' },
     },
 
     // ── electron/main/gate: tools/registry, tools/kit, policy, audit, common ────────────────

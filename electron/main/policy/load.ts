@@ -13,11 +13,12 @@ import {
 import { readPolicyText } from './file-text';
 import { jsonPath } from './json-path';
 import { adminModelPolicy, checkModelSection } from './model-sources';
+import { checkMcpSection } from './mcp-section';
 import { parseJsonc } from './jsonc';
 import { schemaProblems } from './schema-problems';
 import { PolicyFileSchema, type PolicyFile } from './schema';
 import { urlAmbiguity } from './url-shape';
-import type { ModelPolicy, Policy, PolicyLoad, PolicyProblem, SshHostPolicy } from './types';
+import type { McpPolicy, ModelPolicy, Policy, PolicyLoad, PolicyProblem, SshHostPolicy } from './types';
 
 /**
  * Reading an administrator policy (SPEC §8): JSONC → schema → checks a schema cannot express →
@@ -111,10 +112,12 @@ function semanticProblems(file: PolicyFile, home: string, platform: NodeJS.Platf
   }
   const model = file.model ? checkModelSection(file.model, home, platform) : undefined;
   problems.push(...(model?.problems ?? []));
-  return { problems, roots: roots.dirs, trustedDirs: trusted.dirs, model: adminModelPolicy(model?.model) };
+  const mcp = checkMcpSection(file.mcp, home, platform);
+  problems.push(...mcp.problems);
+  return { problems, roots: roots.dirs, trustedDirs: trusted.dirs, model: adminModelPolicy(model?.model), ...(mcp.mcp ? { mcp: mcp.mcp } : {}) };
 }
 
-function fill(file: PolicyFile, checked: { roots: string[]; trustedDirs: string[]; model: ModelPolicy }, home: string, platform: NodeJS.Platform): Policy {
+function fill(file: PolicyFile, checked: { roots: string[]; trustedDirs: string[]; model: ModelPolicy; mcp?: McpPolicy }, home: string, platform: NodeJS.Platform): Policy {
   const { roots, trustedDirs } = checked;
   const shell = defaultShell(platform);
   const commands = Object.fromEntries(
@@ -155,6 +158,8 @@ function fill(file: PolicyFile, checked: { roots: string[]; trustedDirs: string[
     audit: { retentionDays: file.audit?.retentionDays ?? DEFAULT_RETENTION_DAYS },
     tests: (file.tests ?? []).map((t) => ({ tool: t.tool, args: t.args ?? {}, expect: t.expect })),
     model: checked.model,
+    // Only when the file has the section: policies without one keep the digest they had.
+    ...(checked.mcp ? { mcp: checked.mcp } : {}),
     explicitDefaults,
   };
 }

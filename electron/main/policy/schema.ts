@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { Decision, SchemaMode } from '../../common/domain';
+import { McpSectionSchema } from './mcp-section';
 
 /**
  * The policy file's JSON Schema (SPEC §8), one TypeBox object: the published schema
@@ -154,6 +155,7 @@ export const PolicyFileSchema = Type.Object(
     ),
     tests: Type.Optional(Type.Array(PolicyTestSchema, { description: 'Examples checked at load; a policy whose examples fail does not load.' })),
     model: Type.Optional(ModelSchema('Baram may use')),
+    mcp: Type.Optional(McpSectionSchema),
   },
   { ...closed, title: 'Baram policy', description: 'Administrator policy for Baram (SPEC §8).' },
 );

@@ -21,6 +21,11 @@ export interface Policy {
   /** Model servers and GGUF files Baram may use (issue 16); no section: loopback servers only, no file. */
   readonly model: ModelPolicy;
   /**
+   * MCP servers Baram may start (issue 19); absent when the file has no `mcp` section (none start).
+   * Only the administrator's policy has this field: user settings cannot add a server.
+   */
+  readonly mcp?: McpPolicy;
+  /**
    * Risks whose default the policy file set itself; the others came from the built-in defaults.
    * Kept so each default decision names its true source (admin vs builtin). Absent = all explicit.
    */
@@ -32,6 +37,29 @@ export interface ModelPolicy {
   readonly endpoints: readonly string[];
   /** Absolute GGUF files or folders holding them ('~' expanded). */
   readonly files: readonly string[];
+}
+
+/** The `mcp` section: stdio servers by name (their tools become `mcp.<name>.<tool>`). */
+export interface McpPolicy {
+  readonly servers: Readonly<Record<string, McpServerPolicy>>;
+}
+
+export interface McpServerPolicy {
+  /** A bare program name, resolved in shell.trustedDirs only (as shell.execute resolves programs). */
+  readonly command: string;
+  readonly args: readonly string[];
+  /** Names of variables passed from Baram's environment; nothing else is inherited. */
+  readonly env: readonly string[];
+  /** Absolute working folder ('~' expanded); absent: the user's home folder. */
+  readonly cwd?: string;
+  /** Risk per tool name, as the administrator judges it; a tool not listed is `execute` (asks). */
+  readonly tools: Readonly<Record<string, Risk>>;
+  readonly callTimeoutMs: number;
+  readonly startTimeoutMs: number;
+  /** Bytes the server may send for one request (and the largest single message) before it is stopped as flooding. */
+  readonly maxOutputBytes: number;
+  /** Restarts after the server dies or is stopped for a hang or flood, per session. */
+  readonly maxRestarts: number;
 }
 
 export interface RuleLists {
