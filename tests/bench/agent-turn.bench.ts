@@ -32,11 +32,11 @@ const TARGET_P95_MS = 5;
 const model = () =>
   scriptedBackend((request) => {
     const step = request.messages.filter((m) => m.role === 'tool').length;
-    const call = stepCall(step, request.messages.filter((m) => m.role === 'user').length);
+    const call = stepCall(step, AGENT_SUMMARY);
     return call ? { calls: [{ id: `c${step}`, ...call }] } : { text: '요약.txt에 총매출을 적었습니다.' };
   });
 
-function stepCall(step: number, task: number): { name: string; arguments: Record<string, unknown> } | null {
+function stepCall(step: number, summary: string): { name: string; arguments: Record<string, unknown> } | null {
   switch (step) {
     case 0:
       return { name: 'filesystem_list', arguments: { path: '.' } };
@@ -45,11 +45,19 @@ function stepCall(step: number, task: number): { name: string; arguments: Record
     case 2:
       return { name: 'filesystem_read', arguments: { path: '보고서/2024-매출.txt' } };
     case 3:
-      return { name: 'filesystem_write', arguments: { path: `요약-${task}-${Math.random().toString(36).slice(2)}.txt`, content: '총매출 1,234만원' } };
+      return { name: 'filesystem_write', arguments: { path: summary, content: '총매출 1,234만원' } };
     default:
       return null;
   }
 }
+
+/**
+ * Each task writes a new file (a create, so no overwrite diff), which the bench deletes after the
+ * task, outside the measured turns: the workspace keeps its size, so the last task lists and
+ * searches what the first did, and the percentiles describe one workload, not a growing one.
+ */
+const AGENT_SUMMARY = '요약.txt';
+const DIRECT_SUMMARY = '요약-직접.txt';
 
 async function measure(ledger: 'memory' | 'real'): Promise<{ wall: number; cpu: number; loop: number; load: number }> {
   const base = await realpath(await mkdtemp(join(tmpdir(), 'baram-bench-agent-')));
@@ -90,9 +98,9 @@ async function measure(ledger: 'memory' | 'real'): Promise<{ wall: number; cpu: 
     },
   });
   const direct: number[] = [];
-  const directTask = async (task: number) => {
+  const directTask = async () => {
     for (let step = 0; step < 4; step++) {
-      const c = stepCall(step, task)!;
+      const c = stepCall(step, DIRECT_SUMMARY)!;
       const t = performance.now();
       const r = await session.gate.call({ tool: c.name.replace('_', '.'), args: c.arguments });
       direct.push(performance.now() - t - (r.approval?.waitedMs ?? 0));
@@ -101,7 +109,9 @@ async function measure(ledger: 'memory' | 'real'): Promise<{ wall: number; cpu: 
   };
   for (let i = 0; i < WARMUP_TASKS; i++) {
     await agent.run('보고서 폴더에서 매출 파일을 찾아 총매출을 요약 파일에 적어줘');
-    await directTask(i);
+    await rm(join(ws, AGENT_SUMMARY));
+    await directTask();
+    await rm(join(ws, DIRECT_SUMMARY));
   }
   own.length = 0;
   cpu.length = 0;
@@ -111,7 +121,9 @@ async function measure(ledger: 'memory' | 'real'): Promise<{ wall: number; cpu: 
   for (let i = 0; i < tasks; i++) {
     const r = await agent.run('보고서 폴더에서 매출 파일을 찾아 총매출을 요약 파일에 적어줘');
     if (r.status !== 'answered' || r.steps !== 5) throw new Error(`task ended ${r.status} after ${r.steps} steps: ${r.answer}`);
-    await directTask(i);
+    await rm(join(ws, AGENT_SUMMARY));
+    await directTask();
+    await rm(join(ws, DIRECT_SUMMARY));
   }
   printRows(
     `${ledger === 'memory' ? 'audit in memory' : 'real ledger (synchronous=FULL)'}: ${tasks} five-step tasks (${own.length} turns; ${direct.length} direct gate calls interleaved), ms`,
