@@ -1,0 +1,20 @@
+import Ajv from 'ajv';
+import Ajv2019 from 'ajv/dist/2019';
+import Ajv2020 from 'ajv/dist/2020';
+import { re2Engine } from './regexp-engine';
+
+/** The JSON Schema dialects this ajv implements, and so the only ones an external schema may name. */
+export type SchemaDialect = 'draft-07' | '2019-09' | '2020-12';
+
+/**
+ * A validator for schemas we did not write (SPEC X-SCHEMA). It is never given a `loadSchema`, so a
+ * reference it cannot resolve in the document is a compile error, never a fetch. Patterns run on RE2
+ * (linear time). `addUsedSchema: false`: a tool's `$id` is not registered in the instance, so one
+ * server's schema can neither collide with nor be referenced by another's.
+ */
+export function externalAjv(dialect: SchemaDialect): Ajv {
+  const options = { allErrors: true, verbose: true, strict: false, addUsedSchema: false, code: { regExp: re2Engine } } as const;
+  if (dialect === '2019-09') return new Ajv2019(options);
+  if (dialect === '2020-12') return new Ajv2020(options);
+  return new Ajv(options);
+}
