@@ -3,6 +3,7 @@ import type { ApprovalChoice, ApprovalRequest, ApprovalTarget } from '../../../.
 import { pick, type Lang } from '../../../../electron/common/i18n';
 import { riskLabel, ruleSourceLabel, t } from '../../i18n';
 import { VirtualList } from '../../lib/virtual-list';
+import { DiffPreview } from './DiffPreview';
 import { useArmed, useSecondsLeft } from './use-armed';
 
 export interface ApprovalAnswer {
@@ -136,12 +137,7 @@ export function ApprovalDialog({ request, queued, lang, onAnswer }: ApprovalDial
             />
           </section>
         )}
-        {request.preview && (
-          <details open>
-            <summary>{t('approvalPreview', lang)}</summary>
-            <pre className="diff">{request.preview}</pre>
-          </details>
-        )}
+        {request.preview && <DiffPreview tool={request.tool} preview={request.preview} lang={lang} />}
         </div>
         <label htmlFor="deny-reason">{t('approvalReason', lang)}</label>
         <textarea id="deny-reason" rows={2} value={reason} onChange={(e) => setReason(e.target.value)} />
