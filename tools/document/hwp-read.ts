@@ -6,7 +6,7 @@ import { fail } from '../kit/results';
 import { blocksToLines } from '../kit/document-text';
 import { DEFAULT_LINE_LIMIT, MAX_LINE_LIMIT, documentLinesResult } from '../kit/document-window';
 import { DOCUMENT_TIME_LIMIT_MS, checkDocument, checkZipContainer, damagedText, encryptedText, loadDocument, notFinished, withTimeLimit } from '../kit/document-files';
-import { hwpBlocks } from './hwp-blocks';
+import { hwpBlocks, hwpContainerOf, parseHwpBytes } from '../kit/hwp-blocks';
 
 /** HWP files above this are refused before reading (a long report with photos is ~30 MB). */
 const MAX_BYTES = 100 * 1024 * 1024;
@@ -35,17 +35,6 @@ function drmText(shown: string): Text {
     `'${shown}'은(는) 문서 보안(DRM)이 걸린 한글 문서라 읽을 수 없습니다. 사용자에게 보안을 해제한 사본을 저장해 달라고 하세요.`,
     `'${shown}' is an HWP document under document security (DRM) and cannot be read. Ask the user to save a copy without it.`,
   );
-}
-
-type Container = 'hwp5' | 'hwpx' | 'hwp3';
-
-const OLE = [0xd0, 0xcf, 0x11, 0xe0];
-
-function containerOf(bytes: Uint8Array): Container | undefined {
-  if (OLE.every((b, i) => bytes[i] === b)) return 'hwp5';
-  if (bytes[0] === 0x50 && bytes[1] === 0x4b) return 'hwpx';
-  if (new TextDecoder('latin1').decode(bytes.subarray(0, 20)).startsWith('HWP Document File')) return 'hwp3';
-  return undefined;
 }
 
 function failureText(result: Extract<ParseResult, { success: false }>, shown: string): Text {
@@ -81,27 +70,14 @@ export const documentHwpRead = defineTool({
     const { lang } = ctx;
     const doc = await loadDocument(args.path, ctx, EXTENSIONS, MAX_BYTES, wrongKind);
     if (isFailure(doc)) return fail(lang, doc.failure);
-    const container = containerOf(doc.bytes);
+    const container = hwpContainerOf(doc.bytes);
     if (!container) return fail(lang, damagedText(doc.shown), { damaged: true });
     if (container === 'hwpx') {
       const zip = await checkZipContainer(ctx.files, args.path, doc.size, doc.shown, MAX_UNPACKED_BYTES);
       if (isFailure(zip)) return fail(lang, zip.failure);
     }
 
-    const parsed = await withTimeLimit(async () => {
-      const kordoc = await import('kordoc');
-      const buffer = doc.bytes.slice().buffer;
-      // Bytes only, never a path, and no options: with a path kordoc may drive Hancom Office
-      // through PowerShell, and OCR options would download models.
-      switch (container) {
-        case 'hwp5':
-          return kordoc.parseHwp(buffer);
-        case 'hwpx':
-          return kordoc.parseHwpx(buffer);
-        case 'hwp3':
-          return kordoc.parseHwp3(buffer);
-      }
-    }, DOCUMENT_TIME_LIMIT_MS, ctx.signal).catch(() => null);
+    const parsed = await withTimeLimit(() => parseHwpBytes(doc.bytes, container), DOCUMENT_TIME_LIMIT_MS, ctx.signal).catch(() => null);
     if (parsed === null) return fail(lang, damagedText(doc.shown), { damaged: true });
     if (!parsed.ok) return notFinished(parsed.reason, doc.shown, lang);
     const result = parsed.value;

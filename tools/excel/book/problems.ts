@@ -1,15 +1,9 @@
 import { text, type Text } from '../../../electron/common/i18n';
 import { humanSize } from '../../kit/format';
 
-export type SheetState = 'visible' | 'hidden' | 'veryHidden';
+import type { BookProblem } from '../../kit/xlsx-book';
 
-/** Why a file cannot be read as a workbook; each has a signpost text (SPEC G-SIGNPOST). */
-export type BookProblem =
-  | { readonly problem: 'too-large'; readonly limit: number }
-  | { readonly problem: 'ole' }
-  | { readonly problem: 'damaged'; readonly limit?: number }
-  | { readonly problem: 'encrypted' }
-  | { readonly problem: 'format'; readonly ext: string };
+export type { BookProblem, SheetState } from '../../kit/xlsx-book';
 
 export function isBookProblem(value: unknown): value is BookProblem {
   return typeof value === 'object' && value !== null && 'problem' in value;
