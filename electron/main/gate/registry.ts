@@ -1,4 +1,5 @@
 import type { AnyTool } from '../../../tools/kit/define-tool';
+import { admitExternalSchema, type ExternalSchemaViolation } from '../policy/external-schema';
 import { SchemaValidator } from './schema-validator';
 import { toolsetDigest } from './toolset';
 
@@ -18,6 +19,17 @@ export interface RegisteredTool {
 /** Built-in names are `family.action` (defineTool checks that); an MCP server's are `mcp.<server>.<tool>`. */
 const MCP_NAME = /^mcp\.[a-z0-9][a-z0-9_-]{0,31}\.[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
+/** An external tool whose input schema broke X-SCHEMA: only this tool is refused, never its server. */
+export class ExternalSchemaRefused extends Error {
+  constructor(
+    readonly toolName: string,
+    readonly violations: readonly ExternalSchemaViolation[],
+  ) {
+    super(`The input schema of ${toolName} was refused: ${violations.map((v) => `${v.path || '(root)'}: ${v.message}`).join('; ')}`);
+    this.name = 'ExternalSchemaRefused';
+  }
+}
+
 export class ToolRegistry {
   private readonly tools = new Map<string, RegisteredTool>();
   readonly schemas = new SchemaValidator();
@@ -27,16 +39,25 @@ export class ToolRegistry {
     for (const tool of builtin) this.add(tool, 'builtin');
   }
 
-  /** Compiles the schema first: a tool whose schema does not compile is not added. */
+  /**
+   * Compiles the schema first: a tool whose schema does not compile is not added. A schema from
+   * any source but `builtin` must pass admitExternalSchema (SPEC X-SCHEMA) here, whatever path
+   * brought it in, and is validated as the copy that was checked; a refusal throws
+   * ExternalSchemaRefused for this one tool.
+   */
   add(tool: AnyTool, source: ToolSource): void {
     if (this.tools.has(tool.name)) throw new Error(`Duplicate tool name ${tool.name}`);
-    if (source !== 'builtin') {
+    if (source === 'builtin') {
+      this.schemas.register(tool.name, tool.input);
+    } else {
       const server = source.slice('mcp:'.length);
       if (!MCP_NAME.test(tool.name) || !tool.name.startsWith(`mcp.${server}.`)) {
         throw new Error(`An external tool of ${source} must be named mcp.${server}.<tool>: ${tool.name}`);
       }
+      const admitted = admitExternalSchema(tool.input, 'en');
+      if (!admitted.ok) throw new ExternalSchemaRefused(tool.name, admitted.violations);
+      this.schemas.register(tool.name, admitted.schema, admitted.dialect);
     }
-    this.schemas.register(tool.name, tool.input);
     this.tools.set(tool.name, { tool, source });
     this.digest = undefined;
   }

@@ -1,6 +1,7 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import type { SchemaMode } from '../../common/domain';
 import { closest } from '../../common/did-you-mean';
+import { externalAjv, type SchemaDialect } from '../policy/external-schema-ajv';
 import { re2Engine } from '../policy/regexp-engine';
 
 /**
@@ -25,11 +26,21 @@ const NOT_EXECUTED = 'The tool was not executed.';
 
 export class SchemaValidator {
   private readonly ajv = new Ajv({ allErrors: true, verbose: true, strict: false, code: { regExp: re2Engine } });
+  /** Schemas we did not write, one validator per dialect they declare (admitExternalSchema chose it). */
+  private readonly external = new Map<SchemaDialect, Ajv>();
   private readonly compiled = new Map<string, { validate: ValidateFunction; schema: SchemaNode }>();
 
-  /** Compiles at registration so a broken schema fails at start, not at the first call. */
-  register(toolName: string, schema: object): void {
-    this.compiled.set(toolName, { validate: this.ajv.compile(schema), schema: schema as SchemaNode });
+  /**
+   * Compiles at registration so a broken schema fails at start, not at the first call. `dialect` is
+   * given for an admitted external schema only (ToolRegistry.add), never for a built-in one.
+   */
+  register(toolName: string, schema: object, dialect?: SchemaDialect): void {
+    let ajv = this.ajv;
+    if (dialect) {
+      ajv = this.external.get(dialect) ?? externalAjv(dialect);
+      this.external.set(dialect, ajv);
+    }
+    this.compiled.set(toolName, { validate: ajv.compile(schema), schema: schema as SchemaNode });
   }
 
   unregister(toolName: string): void {

@@ -45,6 +45,16 @@ export function regexBudgetFinding(pattern: string): RegexFinding | null {
   } catch (error) {
     return notCompiled(text('JSON Schema(ECMAScript) 정규식 문법', 'JSON Schema (ECMAScript) regular expression syntax'), error);
   }
+  const unsupported = backtrackingOnly(ast);
+  if (unsupported) {
+    return {
+      rule: 'regex-does-not-compile',
+      message: text(
+        `'${unsupported}'은(는) 선형 시간 엔진 RE2가 지원하지 않습니다(역참조와 전후방 탐색은 백트래킹이 필요합니다). 이 부분 없이 정규식을 다시 쓰세요.`,
+        `'${unsupported}' is not supported by the linear-time engine RE2 (backreferences and lookaround need backtracking). Rewrite the expression without it.`,
+      ),
+    };
+  }
   try {
     re2Engine(pattern, 'u');
   } catch (error) {
@@ -54,6 +64,18 @@ export function regexBudgetFinding(pattern: string): RegexFinding | null {
     );
   }
   return shapeFinding(ast);
+}
+
+/** The raw text of a backreference or lookaround, which only a backtracking engine can evaluate. */
+function backtrackingOnly(ast: AST.Pattern): string | null {
+  let found: string | null = null;
+  visitRegExpAST(ast, {
+    onBackreferenceEnter: (node) => void (found ??= node.raw),
+    onAssertionEnter: (node) => {
+      if (node.kind === 'lookahead' || node.kind === 'lookbehind') found ??= node.raw;
+    },
+  });
+  return found;
 }
 
 function notCompiled(what: Text, error: unknown): RegexFinding {
