@@ -9,11 +9,12 @@ export type SchemaDialect = 'draft-07' | '2019-09' | '2020-12';
 /**
  * A validator for schemas we did not write (SPEC X-SCHEMA). It is never given a `loadSchema`, so a
  * reference it cannot resolve in the document is a compile error, never a fetch. Patterns run on RE2
- * (linear time). `addUsedSchema: false`: a tool's `$id` is not registered in the instance, so one
- * server's schema can neither collide with nor be referenced by another's.
+ * (linear time). admitExternalSchema drops the root `$id` from the copy it admits (every reference
+ * left is a '#…' fragment, so the base URI changes nothing), so no tool's schema is registered in
+ * the instance under a name another tool could collide with or reach.
  */
 export function externalAjv(dialect: SchemaDialect): Ajv {
-  const options = { allErrors: true, verbose: true, strict: false, addUsedSchema: false, code: { regExp: re2Engine } } as const;
+  const options = { allErrors: true, verbose: true, strict: false, code: { regExp: re2Engine } } as const;
   if (dialect === '2019-09') return new Ajv2019(options);
   if (dialect === '2020-12') return new Ajv2020(options);
   return new Ajv(options);

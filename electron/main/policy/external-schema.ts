@@ -22,7 +22,8 @@ export type { SchemaDialect } from './external-schema-ajv';
  *   `patternProperties` (a key has no place to declare a length).
  *
  * The walk knows JSON Schema's keywords, so a property *named* `pattern` or `$ref` is a name, not a
- * keyword. The schema is copied first (JSON round trip): what was checked is what gets registered.
+ * keyword. The schema is copied first (JSON round trip): what was checked is what gets registered
+ * (less a root `$id`, see below).
  */
 
 export type ExternalSchemaRule =
@@ -119,6 +120,9 @@ function admissionFindings(schema: unknown): { violations: Finding[]; copy: Reco
   const walk: Walk = { findings: [], schemaPointers: new Set(), anchors: new Set(), refs: [], rootDialect: DEFAULT_DIALECT };
   walkSchema(root, '', 0, walk);
   checkRefTargets(walk);
+  // Every reference left is a '#…' fragment, so the base URI a root $id sets changes nothing; kept,
+  // it would register the schema in the validator under a name two tools could share.
+  if (typeof root.$id === 'string' && !root.$id.startsWith('#')) delete root.$id;
   if (walk.findings.length === 0) {
     const compileError = compileFinding(root, walk.rootDialect);
     if (compileError) walk.findings.push(compileError);
