@@ -7,6 +7,7 @@ import type { Lang } from '../../electron/common/i18n';
 import { openDesktopCore, type DesktopCore } from '../../electron/main/desktop/desktop-core';
 import { createBackend } from '../../electron/main/model';
 import { EventHub } from '../../electron/main/preview/event-hub';
+import { PreviewSaveDialog } from '../../electron/main/preview/save-dialog';
 import { startPreviewServer, type PreviewServer } from '../../electron/main/preview/server';
 import { startScriptedModelServer, type ScriptedModelServer, type Turn } from './scripted-model-server';
 
@@ -20,6 +21,8 @@ export interface PreviewHarnessOptions {
   readonly turns: readonly Turn[];
   /** Fill the workspace before the session opens. */
   readonly setup?: (workspace: string) => void;
+  /** Fill the data folder (e.g. seed an audit ledger) before the session opens. */
+  readonly setupData?: (dataDir: string) => void;
   /** The core's language (model-facing messages); the page has its own switch. Default ko. */
   readonly lang?: Lang;
   readonly port?: number;
@@ -39,6 +42,8 @@ export interface PreviewHarness {
   readonly dataDir: string;
   readonly model: ScriptedModelServer;
   readonly core: DesktopCore;
+  /** Audit exports "save" here (the page never names a path); a test may choose the next answer. */
+  readonly saveDialog: PreviewSaveDialog;
   close(): Promise<void>;
 }
 
@@ -64,6 +69,9 @@ export async function startPreviewHarness(o: PreviewHarnessOptions): Promise<Pre
   const dataDir = join(root, 'data');
   mkdirSync(workspace);
   o.setup?.(workspace);
+  mkdirSync(dataDir);
+  o.setupData?.(dataDir);
+  const saveDialog = new PreviewSaveDialog(join(root, 'exports'));
   const policyFile = o.policy ? join(root, 'policy.json') : undefined;
   if (policyFile) writeFileSync(policyFile, JSON.stringify(o.policy));
   const model = await startScriptedModelServer({ shape: 'openai', turns: o.turns });
@@ -77,6 +85,7 @@ export async function startPreviewHarness(o: PreviewHarnessOptions): Promise<Pre
       version: 'preview',
       model: () => ({ backend: createBackend(model.url), label: model.url }),
       emit: events.emit,
+      saveDialog,
     });
     server = await startPreviewServer({
       rendererDir: o.rendererDir ?? join(project, 'out', 'renderer'),
@@ -99,6 +108,7 @@ export async function startPreviewHarness(o: PreviewHarnessOptions): Promise<Pre
     dataDir,
     model,
     core: opened.core,
+    saveDialog,
     async close() {
       await opened.server.close();
       await opened.core.close();

@@ -6,6 +6,7 @@ import { openDesktopCore, type DesktopCore } from '../desktop/desktop-core';
 import type { EmitEvent } from '../desktop/emit';
 import { modelFromEnv } from '../desktop/startup-model';
 import { adminPolicyIfPresent, defaultDataDir } from '../runtime/paths';
+import { electronSaveDialog } from './electron-save-dialog';
 import { createAppHandlers } from './handlers';
 import { hardenSession, hardenWebContents, type SecurityLog } from './hardening';
 import { registerIpcHandlers, sendEvent } from './ipc';
@@ -67,6 +68,7 @@ async function start(): Promise<void> {
     version: app.getVersion(),
     model: (s) => modelFromEnv(process.env['BARAM_MODEL'], s, log),
     emit,
+    saveDialog: electronSaveDialog(() => (mainWindow && !mainWindow.isDestroyed() ? mainWindow : null), lang),
   }).catch((error: unknown) => {
     console.error('[baram] no session opened', error);
     return null;

@@ -68,6 +68,7 @@ export const messages = {
   auditText: text('내용 검색', 'Search text'),
   auditAny: text('전체', 'Any'),
   auditClear: text('조건 지우기', 'Clear filters'),
+  auditRefresh: text('새로 고침', 'Refresh'),
   auditTable: text('감사 이벤트', 'Audit events'),
   auditColSeq: text('순번', 'Seq'),
   auditColTime: text('시각', 'Time'),

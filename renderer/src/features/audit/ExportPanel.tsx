@@ -1,0 +1,69 @@
+import { useState } from 'react';
+import type { Lang } from '../../../../electron/common/i18n';
+import { pick } from '../../../../electron/common/i18n';
+import type { AuditExportResult, BaramApi, IpcErrorCode, IpcRequest } from '../../../../electron/common/ipc-contract';
+import { ipcErrorMessage, t } from '../../i18n';
+import type { AuditFilter } from './audit-pages';
+
+type Format = IpcRequest<'audit:export'>['format'];
+const FORMATS: readonly { readonly value: Format; readonly label: string }[] = [
+  { value: 'csv', label: 'CSV' },
+  { value: 'jsonl', label: 'JSONL' },
+  { value: 'syslog', label: 'syslog' },
+  { value: 'cef', label: 'CEF' },
+];
+
+/** Export: the page names the format and the period; where the file goes is main's save dialog. */
+export function ExportPanel({ bridge, lang, filter }: { readonly bridge: BaramApi; readonly lang: Lang; readonly filter: AuditFilter }) {
+  const [format, setFormat] = useState<Format>('csv');
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<AuditExportResult | null>(null);
+  const [error, setError] = useState<IpcErrorCode | null>(null);
+  const run = () => {
+    setBusy(true);
+    setError(null);
+    setResult(null);
+    const range = { ...(filter.fromTime ? { fromTime: filter.fromTime } : {}), ...(filter.toTime ? { toTime: filter.toTime } : {}) };
+    bridge['audit:export']({ format, lang, ...range }).then(
+      (r) => {
+        setBusy(false);
+        if (r.ok) setResult(r.value);
+        else setError(r.error.code);
+      },
+      () => {
+        setBusy(false);
+        setError('INTERNAL');
+      },
+    );
+  };
+  return (
+    <section className="audit-export" aria-labelledby="audit-export-heading">
+      <h3 id="audit-export-heading">{t('auditExport', lang)}</h3>
+      <div className="row">
+        <label>
+          {t('auditExportFormat', lang)}{' '}
+          <select name="format" value={format} onChange={(e) => setFormat(e.currentTarget.value as Format)}>
+            {FORMATS.map((f) => (
+              <option key={f.value} value={f.value}>
+                {f.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="button" onClick={run} disabled={busy}>
+          {busy ? t('auditExporting', lang) : `${t('auditExport', lang)}…`}
+        </button>
+      </div>
+      <p className="muted">{t('auditExportRange', lang)}</p>
+      <div role="status" className="audit-export-result">
+        {error && <p className="notice">{ipcErrorMessage(error, lang)}</p>}
+        {result?.saved === true && (
+          <p data-exported={result.file}>
+            {t('auditExported', lang)}: <code>{result.file}</code> ({t('auditRows', lang)} {result.rows}, SHA-256 <code>{result.sha256.slice(0, 16)}…</code>)
+          </p>
+        )}
+        {result?.saved === false && (result.cancelled ? <p>{t('auditExportCancelled', lang)}</p> : <p className="notice">{pick(result.problem, lang)}</p>)}
+      </div>
+    </section>
+  );
+}
