@@ -41,6 +41,9 @@ const HELP = `baram — 바람 command line
          and Excel-readable local times, with the codes and UTC times in their own columns)
   baram policy check FILE [--settings FILE] [--lang ko|en]
                                              validate a policy (and a user's settings against it), run its tests, warn
+  baram schema check FILE [--json] [--lang ko|en]
+                                             apply the external-schema rules (X-SCHEMA) to a JSON Schema, a tool
+                                             manifest or an MCP tools/list result; each violation with its JSON path
   baram route "REQUEST" [--json] [--lang ko|en]   the tools a request is offered, and the tool block's token cost
   baram model check --model URL|FILE.gguf [--policy FILE] [--settings FILE] [--json] [--lang ko|en]
                                              what a model server or GGUF file can do, if the policy allows it
@@ -78,6 +81,9 @@ export async function main(argv: readonly string[]): Promise<number> {
       case 'model':
         if (rest[0] === 'check') return await (await import('./model-check')).modelCheckCommand(rest.slice(1));
         throw new UsageError(text(`알 수 없는 model 명령 '${rest[0] ?? ''}'입니다. 이렇게 쓰세요: baram model check --model URL|FILE.gguf`, `Unknown model command '${rest[0] ?? ''}'. Use: baram model check --model URL|FILE.gguf`));
+      case 'schema':
+        if (rest[0] === 'check') return await (await import('./schema-check')).schemaCheckCommand(rest.slice(1));
+        throw new UsageError(text(`알 수 없는 schema 명령 '${rest[0] ?? ''}'입니다. 이렇게 쓰세요: baram schema check FILE`, `Unknown schema command '${rest[0] ?? ''}'. Use: baram schema check FILE`));
       case 'policy':
         if (rest[0] === 'check') return await (await import('./policy-check')).checkPolicyCommand(rest.slice(1));
         throw new UsageError(text(`알 수 없는 policy 명령 '${rest[0] ?? ''}'입니다. 이렇게 쓰세요: baram policy check FILE`, `Unknown policy command '${rest[0] ?? ''}'. Use: baram policy check FILE`));
