@@ -128,6 +128,41 @@ export interface ReadTreeOptions extends WalkOptions {
   readonly reuseBuffers?: boolean;
   /** Only files (absolute paths) this accepts are read and yielded; the rest are passed over unread. */
   readonly include?: (path: string) => boolean;
+  /**
+   * Office documents (search.text, issue 18 item 5): files with these extensions are not read as
+   * bytes but yielded with `document`, whose text comes from the host's cache of extracted text
+   * (in Baram's data folder, outside every root; no tool can name it) or, when the cache holds
+   * nothing for the file as it is now (device, inode, size, mtime, ctime), from `extract`.
+   */
+  readonly documents?: DocumentTextOptions;
+}
+
+export interface DocumentTextOptions {
+  /** Names the extraction and its version: the cache keeps each extractor's texts apart. */
+  readonly extractor: string;
+  /** Lowercase extensions without the dot ('xlsx', 'pdf', …). */
+  readonly extensions: readonly string[];
+  /** Larger documents are never read: their text() answers TOO_LARGE from the size alone. */
+  readonly maxBytes: number;
+  /**
+   * Makes the text of one document from its whole content, read from the very descriptor whose
+   * identity keys the cache. What it resolves to is cached; a rejection (time limit, Stop) is not.
+   */
+  extract(document: { readonly path: string; readonly bytes: Uint8Array }, signal: AbortSignal): Promise<string>;
+}
+
+/** What TreeDocument.text answers. */
+export type DocumentText =
+  | { readonly ok: true; readonly text: string; readonly cached: boolean }
+  | { readonly ok: false; readonly code: FileErrorCode };
+
+/** A document readTree found (ReadTreeOptions.documents). */
+export interface TreeDocument {
+  /**
+   * Its text: from the cache, or extracted now and cached. `cachedOnly` answers null instead of
+   * extracting (a search out of time still searches what is known). Rejects as `extract` rejected.
+   */
+  text(options?: { readonly signal?: AbortSignal; readonly cachedOnly?: boolean }): Promise<DocumentText | null>;
 }
 
 /** A file readTree read (TreeFile with ok: true). */
@@ -159,6 +194,8 @@ export type TreeFile =
        * isAscii, ~20 GB/s): a search for non-ASCII text (Korean) passes such a file over unscanned.
        */
       readonly ascii: boolean;
+      /** Set for a file of ReadTreeOptions.documents' extensions: `bytes` is then empty; ask this for the text. */
+      readonly document?: TreeDocument;
     }
   | { readonly ok: false; readonly path: string; readonly code: FileErrorCode };
 

@@ -5,7 +5,8 @@ import { asFailure, refusal } from '../kit/targets';
 import { fail, fromHostError, ok, patternOrNone } from '../kit/results';
 import { globFilter, relativeTo } from './engine/glob-filter';
 import { compileQuery, type Query } from './engine/query';
-import { searchFiles, type SearchReport } from './engine/search-files';
+import { searchFiles, type DocumentTrouble, type SearchReport } from './engine/search-files';
+import { documentTextOptions } from './engine/document-extract';
 
 const DEFAULT_RESULTS = 200;
 const MAX_RESULTS = 2000;
@@ -13,7 +14,7 @@ const MAX_RESULTS = 2000;
 // patterns into programs whose size grows with the text.
 const MAX_PATTERN_CHARS = 1000;
 // Room kept for the summary lines under the matches, within the model's output budget.
-const FOOTER_CHARS = 800;
+const FOOTER_CHARS = 1400;
 // Unreadable files listed by name; more are only counted.
 const LISTED_PROBLEMS = 5;
 
@@ -133,8 +134,8 @@ function notes(report: SearchReport, lang: Lang, maxResults: number): string[] {
       say(
         lang,
         text(
-          `[바이너리 파일 ${report.binarySkipped}개는 건너뛰었습니다. 엑셀·PDF·HWP 등은 내용을 검색할 수 없으니, 이름으로 찾으려면 filesystem.search를 쓰세요.]`,
-          `[${report.binarySkipped} binary file(s) skipped: the contents of Excel, PDF, HWP and the like cannot be searched. To find them by name use filesystem.search.]`,
+          `[바이너리 파일 ${report.binarySkipped}개(그림, 압축 파일, 옛 .xls·.doc 등)는 건너뛰었습니다. 이름으로 찾으려면 filesystem.search를 쓰세요.]`,
+          `[${report.binarySkipped} binary file(s) skipped (pictures, archives, old .xls/.doc and the like). To find them by name use filesystem.search.]`,
         ),
       ),
     );
@@ -148,6 +149,7 @@ function notes(report: SearchReport, lang: Lang, maxResults: number): string[] {
       ),
     );
   }
+  out.push(...documentNotes(report, lang));
   if (report.unreadable.length > 0) {
     const names = report.unreadable
       .slice(0, LISTED_PROBLEMS)
@@ -166,14 +168,73 @@ function notes(report: SearchReport, lang: Lang, maxResults: number): string[] {
   return out;
 }
 
+function troubleLabel(problem: DocumentTrouble['problem']): Text {
+  switch (problem) {
+    case 'encrypted':
+      return text('암호', 'password');
+    case 'drm':
+      return text('문서 보안', 'DRM');
+    case 'damaged':
+      return text('손상', 'damaged');
+    case 'too-large':
+    case 'TOO_LARGE':
+      return text('너무 큼', 'too large');
+    case 'timeout':
+      return text('시간 초과', 'timed out');
+    default:
+      return text('읽기 실패', 'unreadable');
+  }
+}
+
+/** What the model should know about the documents of this search, and how to go on. */
+function documentNotes(report: SearchReport, lang: Lang): string[] {
+  const out: string[] = [];
+  if (report.documentsWithMatches > 0) {
+    out.push(
+      say(
+        lang,
+        text(
+          '[문서 안에서 찾은 곳은 줄 번호 대신 위치(시트!셀, 쪽, 문단, 표 행)로 보입니다. 앞뒤 내용은 excel.read(sheet, range), document.pdf.read(pages), document.word.read, document.hwp.read로 읽으세요.]',
+          '[Matches inside documents show the place (sheet!cell, page, paragraph, table row) instead of a line number. Read around them with excel.read (sheet, range), document.pdf.read (pages), document.word.read or document.hwp.read.]',
+        ),
+      ),
+    );
+  }
+  if (report.documentTrouble.length > 0) {
+    const listed = report.documentTrouble.slice(0, LISTED_PROBLEMS);
+    const names = (l: Lang) => listed.map((t) => `${t.path} (${pick(troubleLabel(t.problem), l)})`).join(', ') + (report.documentTrouble.length > LISTED_PROBLEMS ? ' …' : '');
+    out.push(
+      say(
+        lang,
+        text(
+          `[내용을 검색하지 못한 문서 ${report.documentTrouble.length}개: ${names('ko')}. 암호·손상된 문서는 사용자에게 풀거나 다시 저장한 사본을 달라고 하세요.]`,
+          `[${report.documentTrouble.length} document(s) could not be searched: ${names('en')}. For password-protected or damaged ones, ask the user for an unlocked or re-saved copy.]`,
+        ),
+      ),
+    );
+  }
+  if (report.documentsPending > 0) {
+    out.push(
+      say(
+        lang,
+        text(
+          `[처음 보는 문서가 많아 시간 한도 안에 ${report.documentsPending}개를 읽지 못했습니다. 같은 검색을 한 번 더 하면 이어서 읽습니다 (읽은 문서는 기억해 둡니다). path나 glob으로 좁혀도 됩니다.]`,
+          `[${report.documentsPending} document(s) were not read within this search's time limit (many documents seen for the first time). Run the same search again to continue (documents already read are remembered), or narrow it with path or glob.]`,
+        ),
+      ),
+    );
+  }
+  return out;
+}
+
 function noMatches(report: SearchReport, args: Args, shown: string, lang: Lang): string {
   const glob = patternOrNone(args.glob);
   if (report.filesSearched === 0) {
     return say(
       lang,
       text(
-        `'${shown}' 아래에 검색할 텍스트 파일이 없습니다${glob ? ` (glob '${glob}'에 맞는 파일 없음)` : ''}. 숨김 파일과 .gitignore 대상은 검색하지 않습니다. 파일 이름은 filesystem.search로 찾으세요.`,
-        `No text files to search under '${shown}'${glob ? ` (none match glob '${glob}')` : ''}. Hidden files and .gitignore'd files are not searched. Find files by name with filesystem.search.`,
+        `'${shown}' 아래에 검색할 텍스트 파일이나 문서가 없습니다${glob ? ` (glob '${glob}'에 맞는 파일 없음)` : ''}. 숨김 파일과 .gitignore 대상은 검색하지 않습니다. 파일 이름은 filesystem.search로 찾으세요.`,
+        `No text files or documents to search under '${shown}'${glob ? ` (none match glob '${glob}')` : ''}. Hidden files and .gitignore'd files are not searched. Find files by name with filesystem.search.`,
       ),
     );
   }
@@ -194,8 +255,8 @@ function noMatches(report: SearchReport, args: Args, shown: string, lang: Lang):
 export const searchText = defineTool({
   name: 'search.text',
   description: {
-    ko: '파일 내용에서 글자·정규식(RE2)을 찾습니다(grep). 결과: 경로:줄:내용. UTF-8·CP949 지원. glob으로 파일 좁히기(예: *.txt). 이름은 filesystem.search.',
-    en: 'Search file contents for text or an RE2 regex (grep). Output: path:line:text. Reads UTF-8 and CP949 files. Narrow files with glob (e.g. *.txt). To find files by name use filesystem.search.',
+    ko: '파일 내용에서 글자·정규식(RE2)을 찾습니다(grep). 엑셀·워드·PDF·한글 문서 안도 찾습니다. 결과: 경로:줄:내용(문서는 시트!셀·쪽·문단). glob으로 좁히기(예: *.pdf). 이름은 filesystem.search.',
+    en: 'Search file contents for text or an RE2 regex (grep), also inside Excel, Word, PDF and HWP documents. Output: path:line:text (documents: sheet!cell, page, paragraph). Narrow with glob (e.g. *.pdf). By name: filesystem.search.',
   },
   keywords: ['내용 검색', '찾기', '검색', '글자 찾기', '문자열', '포함된 파일', '정규식', 'grep', 'rg', 'search', 'find text', 'contents', 'regex', 'contains'],
   input,
@@ -234,6 +295,8 @@ export const searchText = defineTool({
         maxResults,
         maxChars: Math.max(1000, ctx.policy.maxOutputChars - FOOTER_CHARS),
         signal: ctx.signal,
+        documents: documentTextOptions(),
+        lang,
       });
     } catch (e) {
       return fromHostError(lang, e);
@@ -245,6 +308,9 @@ export const searchText = defineTool({
       binarySkipped: report.binarySkipped,
       unreadable: report.unreadable.length,
       capped: report.stopped !== null,
+      documentsSearched: report.documentsSearched,
+      documentsFromCache: report.documentsFromCache,
+      documentsNotSearched: report.documentTrouble.length + report.documentsPending,
     };
     if (report.cancelled) {
       return {

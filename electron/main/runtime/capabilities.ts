@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { createFileAccess } from '../host/files';
+import type { DocumentTextStore } from '../host/documents/text-cache';
 import { createHttpClient } from '../host/http';
 import { createProcessHost, programPathConfinement } from '../host/process';
 import { createSshClient, identityFromFile } from '../host/ssh';
@@ -15,6 +16,8 @@ export interface CapabilityOptions {
   readonly trashDir: string;
   readonly protectedPaths: readonly string[];
   readonly home?: string;
+  /** The session's cache of documents' extracted texts (search.text); absent: none is kept. */
+  readonly documentStore?: DocumentTextStore;
 }
 
 /**
@@ -25,7 +28,13 @@ export interface CapabilityOptions {
 export async function createHostCapabilities(options: CapabilityOptions) {
   const home = options.home ?? homedir();
   const { policy, protectedPaths } = options;
-  const files = await createFileAccess({ roots: [...options.roots], trashDir: options.trashDir, protectedPaths: [...protectedPaths], home });
+  const files = await createFileAccess({
+    roots: [...options.roots],
+    trashDir: options.trashDir,
+    protectedPaths: [...protectedPaths],
+    home,
+    ...(options.documentStore ? { documentStore: options.documentStore } : {}),
+  });
   const permissionEnv: PermissionEnv = { roots: files.roots, home, platform: process.platform, protectedPaths };
   const system = createSystemInfo(files.roots);
   const http = createHttpClient({ allow: policy.policy.http.allow });

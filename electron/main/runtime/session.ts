@@ -13,8 +13,10 @@ import type { AnyTool } from '../../../tools/kit/define-tool';
 import { isInside, isInsideResolved } from '../policy/paths';
 import { startAuditUpkeep, type AuditUpkeep } from './audit-upkeep';
 import { createHostCapabilities } from './capabilities';
+import { DocumentTextCache } from '../host/documents/text-cache';
 import { runAdminPolicyTests } from './policy-tests';
 import { osUser } from './os-user';
+import type { McpServers } from '../mcp';
 import type { EffectivePolicy, Policy, PolicyProblem, UserSettings } from '../policy/types';
 
 /**
@@ -36,6 +38,13 @@ export interface SessionOptions {
   readonly appUser?: string;
   /** Replace the built-in toolset (tests of the gate itself). */
   readonly tools?: readonly AnyTool[];
+  /**
+   * Replace the cache of documents' extracted texts (default: <dataDir>/cache, opened on first
+   * use). Tests pass one to count its extractions; the session closes whichever it uses.
+   */
+  readonly documentTextCache?: DocumentTextCache;
+  /** Plain-language reports that are not a call's result: MCP servers started, stopped, restarted, tools refused. */
+  readonly onNotice?: (message: Text) => void;
 }
 
 /**
@@ -121,7 +130,9 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     ...(options.policyFile ? bothForms(options.policyFile) : []),
     ...(options.userSettingsFile ? bothForms(options.userSettingsFile) : []),
   ];
-  const { capabilities, permissionEnv } = await createHostCapabilities({ policy: effective, roots, trashDir: join(realDataDir, 'trash'), protectedPaths, home });
+  // In the data folder, which protectedPaths covers: no tool reads it, whatever path it names.
+  const documentTextCache = options.documentTextCache ?? new DocumentTextCache({ dir: join(realDataDir, 'cache') });
+  const { capabilities, permissionEnv } = await createHostCapabilities({ policy: effective, roots, trashDir: join(realDataDir, 'trash'), protectedPaths, home, documentStore: documentTextCache });
   const { files, processes } = capabilities;
 
   // A policy whose own examples fail does not load (SPEC §8). They are the admin's examples, so they
@@ -152,11 +163,15 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     lang: options.lang,
   });
   let upkeep: AuditUpkeep | undefined;
+  let mcp: McpServers | undefined;
   let closed = false;
   try {
     await gate.start({ policySource: admin.source, policyFile: options.policyFile ?? null });
     if (ledger) upkeep = await startAuditUpkeep(ledger, identity.hostId, effective.policy.audit.retentionDays);
+    mcp = await startMcp(effective.policy, gate, audit, lang, home, options.onNotice);
   } catch (error) {
+    upkeep?.stop();
+    await mcp?.close();
     await audit.close();
     throw error;
   }
@@ -173,10 +188,12 @@ export async function openSession(options: SessionOptions): Promise<Session> {
       closed = true;
       upkeep?.stop();
       try {
-        // Background tasks die with the session (SPEC S-SHELL), before the stop is recorded.
+        // Background tasks and MCP servers (whole process trees) die with the session, before the stop is recorded.
+        await mcp?.close();
         await processes.closeAll();
         await gate.stop();
       } finally {
+        documentTextCache.close();
         await audit.close();
       }
     },
@@ -184,6 +201,17 @@ export async function openSession(options: SessionOptions): Promise<Session> {
 }
 
 type Fail = (summary: Text, problems?: readonly PolicyProblem[]) => SessionError;
+
+/**
+ * The administrator's MCP servers (issue 19), only when the policy lists any: the client (and the
+ * SDK behind it) is loaded on demand, so a session without servers pays nothing for it.
+ */
+async function startMcp(policy: Policy, gate: Gate, audit: AuditSink, lang: Lang, home: string, onNotice: ((message: Text) => void) | undefined): Promise<McpServers | undefined> {
+  const servers = policy.mcp?.servers ?? {};
+  if (Object.keys(servers).length === 0) return undefined;
+  const { startMcpServers } = await import('../mcp');
+  return startMcpServers({ servers, trustedDirs: policy.shell.trustedDirs, gate, audit, lang, home, ...(onNotice ? { onNotice } : {}) });
+}
 
 /**
  * The policy a session would enforce, without opening one (no workspace, no ledger): for commands

@@ -1,4 +1,6 @@
-import type { FileAccess, TreeFile } from '../../../electron/common/file-access';
+import type { DocumentTextOptions, FileAccess, TreeFile } from '../../../electron/common/file-access';
+import type { Lang } from '../../../electron/common/i18n';
+import { searchDocument, type DocumentOutcome } from './search-documents';
 import { isFileAccessError, type FileErrorCode } from '../../../electron/common/file-access';
 import { decodeText } from '../../kit/text-decoding';
 import { isBinary, isUtf16Bom, isUtf8Bom, WINDOW_BYTES } from './file-kind';
@@ -27,6 +29,18 @@ export interface SearchOptions {
   /** Stop before the formatted lines exceed this many characters (the model's output budget). */
   readonly maxChars: number;
   readonly signal: AbortSignal;
+  /** Search inside office documents too (search.text; the host caches their text). */
+  readonly documents?: DocumentTextOptions;
+  /** Milliseconds this search may spend extracting documents not yet cached; after that only cached ones are searched. */
+  readonly extractionBudgetMs?: number;
+  /** Language of the places named in documents ("3쪽" / "page 3"). */
+  readonly lang?: Lang;
+}
+
+/** A document that could not be searched, and why. */
+export interface DocumentTrouble {
+  readonly path: string;
+  readonly problem: Extract<DocumentOutcome, { kind: 'problem' }>['problem'];
 }
 
 export interface Unreadable {
@@ -46,7 +60,21 @@ export interface SearchReport {
   /** Why the search stopped before the end, if it did. */
   readonly stopped: 'maxResults' | 'maxChars' | null;
   readonly cancelled: boolean;
+  /** Office documents whose text was searched (also counted in filesSearched). */
+  readonly documentsSearched: number;
+  /** Of those, how many texts came from the cache. */
+  readonly documentsFromCache: number;
+  readonly documentsWithMatches: number;
+  readonly documentTrouble: readonly DocumentTrouble[];
+  /** Documents left unread because the search's time for extracting ran out. */
+  readonly documentsPending: number;
 }
+
+/**
+ * Time one search spends extracting documents it has not seen before (a first search of a
+ * shared drive); the rest are searched by the next call, which finds the first ones cached.
+ */
+export const DEFAULT_EXTRACTION_BUDGET_MS = 5 * 60_000;
 
 // A "line" longer than this is not text anyone reads line by line; the rest of the file is skipped.
 const MAX_CARRY_BYTES = 2 * WINDOW_BYTES;
@@ -82,6 +110,13 @@ export async function searchFiles(source: FileSource, options: SearchOptions): P
   let binarySkipped = 0;
   let stopped: SearchReport['stopped'] = null;
   let cancelled = false;
+  let documentsSearched = 0;
+  let documentsFromCache = 0;
+  let documentsWithMatches = 0;
+  let documentsPending = 0;
+  const documentTrouble: DocumentTrouble[] = [];
+  const extractionDeadline = performance.now() + (options.extractionBudgetMs ?? DEFAULT_EXTRACTION_BUDGET_MS);
+  const lang = options.lang ?? 'en';
 
   /**
    * Appends a file's findings as result lines; true when the search stops here (a cap reached).
@@ -153,6 +188,7 @@ export async function searchFiles(source: FileSource, options: SearchOptions): P
     // Each file is scanned before the next is asked for; nothing keeps its bytes (hits are strings).
     reuseBuffers: true,
     ...(include === null ? {} : { include }),
+    ...(options.documents ? { documents: options.documents } : {}),
   });
   // Looking for Korean in a file of ASCII (code, English): no needle can occur. The host's ASCII
   // check (~20 GB/s) stands in for the scan (~3 GB/s).
@@ -170,6 +206,28 @@ export async function searchFiles(source: FileSource, options: SearchOptions): P
       if (aborted) break;
       if (!file.ok) {
         unreadable.push({ path: source.display(file.path), code: file.code });
+        continue;
+      }
+      if (file.document !== undefined) {
+        const room = maxResults + 1 - lines.length;
+        const outcome = await searchDocument(file.document, query, room, lang, { signal, cachedOnly: performance.now() > extractionDeadline });
+        if (outcome.kind === 'cancelled') break;
+        if (outcome.kind === 'pending') {
+          documentsPending++;
+          continue;
+        }
+        const display = source.display(file.path);
+        if (outcome.kind === 'problem') {
+          documentTrouble.push({ path: display, problem: outcome.problem });
+          continue;
+        }
+        filesSearched++;
+        documentsSearched++;
+        if (outcome.cached) documentsFromCache++;
+        if (outcome.cut) partial.push(display);
+        if (outcome.findings.length === 0) continue;
+        documentsWithMatches++;
+        if (append(display, outcome.findings)) break;
         continue;
       }
       const hay = asBuffer(file.bytes); // the host hands Buffers already; others are wrapped once
@@ -194,5 +252,5 @@ export async function searchFiles(source: FileSource, options: SearchOptions): P
     signal.removeEventListener('abort', onAbort);
   }
   if (signal.aborted && stopped === null) cancelled = true;
-  return { lines, filesWithMatches, filesSearched, binarySkipped, unreadable, partial, stopped, cancelled };
+  return { lines, filesWithMatches, filesSearched, binarySkipped, unreadable, partial, stopped, cancelled, documentsSearched, documentsFromCache, documentsWithMatches, documentTrouble, documentsPending };
 }

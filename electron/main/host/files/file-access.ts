@@ -15,6 +15,7 @@ import { copyConfined, moveConfined } from './transfer';
 import { Trash } from './trash';
 import { walkConfined } from './walk';
 import { writeConfined } from './write';
+import type { DocumentTextStore } from '../documents/text-cache';
 
 /**
  * 50 MiB: above the largest office documents we expect to parse whole (big xlsx/pdf run to tens of
@@ -36,6 +37,11 @@ export interface FileAccessOptions {
    */
   readonly platform?: NodeJS.Platform;
   readonly maxReadBytes?: number;
+  /**
+   * Where readTree keeps documents' extracted texts (ReadTreeOptions.documents): the session's
+   * cache in the data folder. Absent: every document is extracted each time.
+   */
+  readonly documentStore?: DocumentTextStore;
 }
 
 /** Creates the file capability. Async because it resolves the roots (symlinks) once, up front. */
@@ -84,7 +90,7 @@ export async function createFileAccess(options: FileAccessOptions): Promise<File
   }
 
   const confiner = new Confiner({ rules, realRoots, lexicalRoots, protectedPaths: [...protectedPaths] });
-  return new HostFileAccess(confiner, trashDir, maxReadBytes, platform, null);
+  return new HostFileAccess(confiner, trashDir, maxReadBytes, platform, null, undefined, options.documentStore);
 }
 
 /** A configured path: absolute or starting with '~' (policy files write "~/Documents/Baram"). */
@@ -125,6 +131,7 @@ class HostFileAccess implements FileAccess {
     private readonly platform: NodeJS.Platform,
     private readonly veto: VetoCounter | null,
     bin?: Trash,
+    private readonly documentStore?: DocumentTextStore,
   ) {
     this.roots = confiner.realRoots;
     this.bin = bin ?? new Trash(confiner, trashDir, (p) => this.display(p));
@@ -137,7 +144,7 @@ class HostFileAccess implements FileAccess {
    */
   withPathVeto(veto: PathVetoLike | null): FileAccess {
     if (veto === null) return this;
-    return new HostFileAccess(this.confiner, this.trashDir, this.maxReadBytes, this.platform, new VetoCounter(veto), this.bin);
+    return new HostFileAccess(this.confiner, this.trashDir, this.maxReadBytes, this.platform, new VetoCounter(veto), this.bin, this.documentStore);
   }
 
   /** Entries the path veto kept out of walks, listings and globs made through this view. */
@@ -203,7 +210,12 @@ class HostFileAccess implements FileAccess {
   }
 
   readTree(p: string, options: ReadTreeOptions): AsyncIterable<TreeFile> {
-    return readTreeConfined(this.confiner, p, options, { ignoreCase: this.ignoresCase, maxReadBytes: this.maxReadBytes, ...(this.skip ? { skip: this.skip } : {}) });
+    return readTreeConfined(this.confiner, p, options, {
+      ignoreCase: this.ignoresCase,
+      maxReadBytes: this.maxReadBytes,
+      ...(this.skip ? { skip: this.skip } : {}),
+      ...(this.documentStore ? { documentStore: this.documentStore } : {}),
+    });
   }
 
   readBytes(p: string, options: { readonly maxBytes?: number; readonly offset?: number } = {}): Promise<Uint8Array> {

@@ -8,6 +8,9 @@ import { IgnoreStack } from './ignore-rules';
 import { openVerifiedForReadSync } from './open-verified';
 import { readCheckedSized } from './read';
 import { readTreeFile } from './tree-file';
+import { isDocumentPath, treeDocumentFile, treeDocuments, type TreeDocuments } from './tree-document';
+import { openVerifiedForRead } from './open-verified';
+import { uncachedStore, type DocumentTextStore } from '../documents/text-cache';
 import { direntsNeedingType, walkChildren, type WalkChild } from './walk-children';
 
 /**
@@ -42,6 +45,8 @@ export interface ReadTreeSettings {
   readonly maxReadBytes: number;
   /** The policy's path veto (FileAccess.withPathVeto): entries it covers are passed over unread. */
   readonly skip?: (absolutePath: string) => boolean;
+  /** Where documents' extracted texts are kept (ReadTreeOptions.documents); none: every document is extracted. */
+  readonly documentStore?: DocumentTextStore;
 }
 
 /** Test seams; FileAccess.readTree passes none. */
@@ -67,12 +72,17 @@ export async function* readTreeConfined(
   const windowBytes = Math.min(options.windowBytes, settings.maxReadBytes);
   const maxFiles = options.maxFiles ?? Number.POSITIVE_INFINITY;
   const start = await confiner.target(given);
+  const documents = treeDocuments(options.documents, settings.documentStore ?? uncachedStore());
   const startStat = await lstatOrNull(start.path, given);
   if (startStat === null) throw fileError('NOT_FOUND', given);
   if (startStat.isFile()) {
     // A file named explicitly is read whatever the ignore rules (and the include filter, which is
     // for what a folder holds) say, as walk yields it.
-    if (maxFiles > 0) yield await readStartFile(confiner, start.path, given, windowBytes, settings.maxReadBytes);
+    if (maxFiles > 0) {
+      yield documents !== undefined && isDocumentPath(start.path, documents)
+        ? await startDocument(confiner, start.path, given, documents)
+        : await readStartFile(confiner, start.path, given, windowBytes, settings.maxReadBytes);
+    }
     return;
   }
   if (!startStat.isDirectory()) throw fileError('NOT_DIRECTORY', given);
@@ -94,6 +104,7 @@ export async function* readTreeConfined(
     beforeOpen: runtime.beforeOpen,
     reuseBuffers: options.reuseBuffers === true,
     skip: settings.skip,
+    documents,
   });
   try {
     for (;;) {
@@ -117,6 +128,17 @@ async function readStartFile(confiner: Confiner, realPath: string, given: string
   try {
     const { bytes, size } = await readCheckedSized(realPath, confiner, given, { maxBytes: windowBytes }, cap);
     return readTreeFile(realPath, size, bytes, windowBytes);
+  } catch (e) {
+    return { ok: false, path: realPath, code: fromOsError(e, given).code };
+  }
+}
+
+/** A document named as the start path: proven and identified like one the walk reaches. */
+async function startDocument(confiner: Confiner, realPath: string, given: string, documents: TreeDocuments): Promise<TreeFile> {
+  try {
+    const { handle, stat } = await openVerifiedForRead(realPath, confiner, given);
+    await handle.close().catch(() => undefined);
+    return treeDocumentFile(realPath, stat, documents, confiner);
   } catch (e) {
     return { ok: false, path: realPath, code: fromOsError(e, given).code };
   }
@@ -172,6 +194,7 @@ interface WalkerOptions {
   /** ReadTreeOptions.reuseBuffers: a batch's slabs are reused once the consumer asks for what follows it. */
   readonly reuseBuffers: boolean;
   readonly skip: ((absolutePath: string) => boolean) | undefined;
+  readonly documents: TreeDocuments | undefined;
 }
 
 interface Frame {
@@ -267,6 +290,8 @@ class TreeWalker {
     const { accept, beforeOpen, windowBytes } = this.options;
     if (accept !== undefined && !accept(path)) return null;
     beforeOpen?.(path);
+    const documents = this.options.documents;
+    if (documents !== undefined && isDocumentPath(path, documents)) return this.document(path, documents);
     const outcome = readOneSync(path, this.confiner, windowBytes, this.place);
     switch (outcome.kind) {
       case 'skipped':
@@ -278,6 +303,14 @@ class TreeWalker {
       default:
         return assertNever(outcome);
     }
+  }
+
+  /** A document: proven and identified now (its text is asked for by the consumer), not read. */
+  private document(path: string, documents: TreeDocuments): TreeFile | null {
+    const opened = openVerifiedForReadSync(path, this.confiner);
+    if (!opened.ok) return opened.skip ? null : { ok: false, path, code: opened.error.code };
+    closeSync(opened.fd);
+    return treeDocumentFile(path, opened.stat, documents, this.confiner);
   }
 
   private readonly place = (length: number): Uint8Array => {
