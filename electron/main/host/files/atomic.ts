@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { link, open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { closeSync, fsync, linkSync, openSync, renameSync, rmSync } from 'node:fs';
+import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import type path from 'node:path';
+import { promisify } from 'node:util';
 import { isErrno } from './errors';
 import { CREATE_EXCLUSIVE } from './open-verified';
 
@@ -22,6 +24,32 @@ export function tempNameFor(baseName: string): string {
   const stem = [...baseName].slice(0, TEMP_NAME_KEEP).join('');
   // Leading dot: hidden from walk/glob by default, so a search never reports a write in progress.
   return `.${stem}.${randomBytes(6).toString('hex')}.baram-tmp`;
+}
+
+/**
+ * Names, links and descriptors are handled in synchronous calls below: each is a metadata
+ * operation of microseconds, and an asynchronous one costs a thread-pool round trip of more CPU
+ * than the operation itself (docs/2026-12-03-host-metadata-calls-sync.md). Data and fsync stay
+ * asynchronous: they can take milliseconds and must not hold up the main process.
+ */
+export const fsyncAsync = promisify(fsync);
+
+/** A temp file opened by descriptor (createTempNow); the caller closes `fd`. */
+export interface TempDescriptor {
+  readonly path: string;
+  readonly fd: number;
+}
+
+/** createTemp in one synchronous open, for the gate's own writes (writeConfined). */
+export function createTempNow(dir: string, baseName: string, api: path.PlatformPath, mode = 0o666): TempDescriptor {
+  for (let attempt = 0; ; attempt++) {
+    const tempPath = api.join(dir, tempNameFor(baseName));
+    try {
+      return { path: tempPath, fd: openSync(tempPath, CREATE_EXCLUSIVE, mode) };
+    } catch (e) {
+      if (!isErrno(e, 'EEXIST') || attempt >= 3) throw e;
+    }
+  }
 }
 
 /** Creates a new temp file in `dir` (exclusive create, never follows a link). */
@@ -49,36 +77,35 @@ export const NO_HARD_LINKS: readonly string[] = ['EPERM', 'ENOTSUP', 'EOPNOTSUPP
  */
 export async function commitTemp(tempPath: string, dest: string, overwrite: boolean): Promise<void> {
   if (overwrite) {
-    await rename(tempPath, dest);
+    renameSync(tempPath, dest);
     return;
   }
   try {
-    await link(tempPath, dest);
+    linkSync(tempPath, dest);
   } catch (e) {
     if (!isErrno(e, ...NO_HARD_LINKS)) throw e;
-    const placeholder = await open(dest, CREATE_EXCLUSIVE, 0o600);
-    await placeholder.close();
+    closeSync(openSync(dest, CREATE_EXCLUSIVE, 0o600));
     try {
-      await rename(tempPath, dest);
+      renameSync(tempPath, dest);
     } catch (renameError) {
-      await rm(dest, { force: true });
+      rmSync(dest, { force: true });
       throw renameError;
     }
     return;
   }
-  await rm(tempPath, { force: true });
+  rmSync(tempPath, { force: true });
 }
 
 /** Makes a rename durable: on POSIX the new directory entry is only safe once the directory is fsync'd. */
 export async function syncDirectory(dir: string): Promise<void> {
-  let handle: FileHandle | undefined;
+  let fd: number | undefined;
   try {
-    handle = await open(dir, 'r');
-    await handle.sync();
+    fd = openSync(dir, 'r');
+    await fsyncAsync(fd);
   } catch {
     // Windows cannot open a directory this way (and NTFS journals the rename itself).
   } finally {
-    await handle?.close().catch(() => undefined);
+    if (fd !== undefined) closeSync(fd);
   }
 }
 

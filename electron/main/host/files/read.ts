@@ -1,6 +1,16 @@
+import { closeSync, read, readSync } from 'node:fs';
+import { promisify } from 'node:util';
 import type { Confiner } from './confine';
-import { fileError, osCall } from './errors';
-import { openVerifiedForRead } from './open-verified';
+import { fileError, fromOsError } from './errors';
+import { openVerifiedForReadNow } from './open-verified';
+
+const readAsync = promisify(read);
+
+/**
+ * Up to this many bytes are read in one synchronous call (a few microseconds from the page cache);
+ * a larger window is read asynchronously so a big document cannot hold up the main process.
+ */
+const READ_NOW_MAX = 256 * 1024;
 
 export interface ReadWindow {
   readonly maxBytes?: number;
@@ -47,7 +57,7 @@ export async function readCheckedSized(
   window: ReadWindow,
   cap: number,
 ): Promise<{ readonly bytes: Uint8Array; readonly size: number }> {
-  const { handle, stat } = await openVerifiedForRead(realPath, confiner, given);
+  const { fd, stat } = openVerifiedForReadNow(realPath, confiner, given);
   try {
     const offset = window.offset ?? 0;
     const remaining = Math.max(0, stat.size - offset);
@@ -59,12 +69,16 @@ export async function readCheckedSized(
     const buffer = Buffer.alloc(wanted);
     let filled = 0;
     while (filled < wanted) {
-      const { bytesRead } = await osCall(given, () => handle.read(buffer, filled, wanted - filled, offset + filled));
+      const bytesRead = wanted <= READ_NOW_MAX
+        ? readSync(fd, buffer, filled, wanted - filled, offset + filled)
+        : (await readAsync(fd, buffer, filled, wanted - filled, offset + filled)).bytesRead;
       if (bytesRead === 0) break; // the file shrank since fstat
       filled += bytesRead;
     }
     return { bytes: filled === wanted ? buffer : buffer.subarray(0, filled), size: stat.size };
+  } catch (e) {
+    throw fromOsError(e, given);
   } finally {
-    await handle.close().catch(() => undefined);
+    closeSync(fd);
   }
 }

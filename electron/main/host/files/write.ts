@@ -1,9 +1,22 @@
-import { rm } from 'node:fs/promises';
-import { commitTemp, createTemp, syncDirectory } from './atomic';
+import { closeSync, fchmodSync, fstatSync, rmSync, write, writeSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { commitTemp, createTempNow, fsyncAsync, syncDirectory, type TempDescriptor } from './atomic';
 import type { Confiner } from './confine';
 import { lstatOrNull } from './entries';
-import { fileError, fromOsError, osCall } from './errors';
-import { verifyHandle } from './open-verified';
+import { fileError, fromOsError } from './errors';
+import { verifyDescriptorNow } from './open-verified';
+
+const writeAsync = promisify(write);
+
+/** Content up to this size is written in one synchronous call; more goes asynchronously (see atomic.ts). */
+const WRITE_NOW_MAX = 256 * 1024;
+
+async function writeAll(fd: number, bytes: Uint8Array): Promise<void> {
+  for (let done = 0; done < bytes.length; ) {
+    const rest = bytes.length - done;
+    done += rest <= WRITE_NOW_MAX ? writeSync(fd, bytes, done, rest) : (await writeAsync(fd, bytes, done, rest)).bytesWritten;
+  }
+}
 
 /** The directory a new entry goes into must already exist (mkdir is a separate, approved step). */
 export async function assertParentDirectory(dir: string, given: string): Promise<void> {
@@ -33,26 +46,38 @@ export async function writeConfined(
   // An overwritten file keeps its permissions (a shared file stays shared, a private one private).
   const keepMode = existing?.isFile() ? existing.mode & 0o7777 : undefined;
 
-  const temp = await osCall(given, () => createTemp(dir, api.basename(target.path), api));
+  let temp: TempDescriptor;
+  try {
+    temp = createTempNow(dir, api.basename(target.path), api);
+  } catch (e) {
+    throw fromOsError(e, given);
+  }
+  let open = true;
   let committed = false;
   try {
-    const tempStat = await temp.handle.stat();
     // The temp file must have landed in the checked directory, not behind a link swapped in since.
-    await verifyHandle(temp.handle, tempStat, temp.path, confiner, given);
-    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-    await temp.handle.writeFile(bytes);
-    if (keepMode !== undefined && process.platform !== 'win32') await temp.handle.chmod(keepMode);
-    await temp.handle.sync();
-    await temp.handle.close();
+    verifyDescriptorNow(temp.fd, fstatSync(temp.fd), temp.path, confiner, given);
+    await writeAll(temp.fd, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
+    if (keepMode !== undefined && process.platform !== 'win32') fchmodSync(temp.fd, keepMode);
+    await fsyncAsync(temp.fd);
+    open = false;
+    closeSync(temp.fd);
     await commitTemp(temp.path, target.path, overwrite);
     committed = true;
   } catch (e) {
     throw fromOsError(e, given);
   } finally {
-    if (!committed) {
-      await temp.handle.close().catch(() => undefined);
-      await rm(temp.path, { force: true }).catch(() => undefined);
-    }
+    if (!committed) cleanUp(temp, open);
   }
   await syncDirectory(dir);
+}
+
+/** After a failed write: close and remove the temp file, quietly (the write's own error is what counts). */
+function cleanUp(temp: TempDescriptor, open: boolean): void {
+  try {
+    if (open) closeSync(temp.fd);
+    rmSync(temp.path, { force: true });
+  } catch {
+    // A temp file left behind is hidden (leading dot) and named .baram-tmp.
+  }
 }
