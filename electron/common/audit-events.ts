@@ -21,6 +21,8 @@ export type AuditEventType =
   | 'execution.finished'
   | 'gate.error'
   | 'toolset.changed'
+  // An MCP server's life in a session (issue 19): started, tools listed or rejected, stopped, restarted.
+  | 'mcp.server'
   // Written by the ledger itself (electron/main/audit):
   | 'audit.seal'
   | 'audit.checkpoint'
