@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { blockedByGate } from '../../common/domain';
-import { text } from '../../common/i18n';
+import { pick, text } from '../../common/i18n';
 import { adminPolicyIfPresent, defaultDataDir } from '../runtime/paths';
 import { flagString, langOfArgv, parseArgs, UsageError } from './args';
 import { brokerFor, langFlag } from './session-flags';
@@ -157,6 +157,8 @@ async function callCommand(rest: readonly string[]): Promise<number> {
     dataDir: flagString(args, 'data-dir') ?? defaultDataDir(),
     lang,
     broker,
+    // MCP servers started, stopped, tools refused: for the person at the terminal, not the JSON result.
+    onNotice: (message) => process.stderr.write(`${pick(message, lang)}\n`),
   });
   const controller = new AbortController();
   const onSigint = () => controller.abort();

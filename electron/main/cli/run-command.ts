@@ -70,6 +70,7 @@ export async function runCommand(rest: readonly string[]): Promise<number> {
     dataDir,
     lang,
     broker,
+    onNotice: (message) => process.stderr.write(`baram: ${pick(message, lang)}\n`),
   });
   // The admin policy names the model servers and files Baram may use: a prompt carries the user's
   // documents, so an unlisted server never sees one.

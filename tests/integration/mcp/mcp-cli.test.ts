@@ -1,0 +1,85 @@
+import { mkdtemp, mkdir, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readLedgerRows } from '../../../electron/main/audit';
+import { auditDir } from '../../../electron/main/runtime/session';
+import { runCli } from '../../helpers/run-cli';
+import { alive, fixtureServer, mcpPolicy, startedPids } from './mcp-helpers';
+
+/**
+ * End to end through the real `baram` command (issue 19): an MCP server the admin policy lists is
+ * started by `baram call`, its tool approved and run, the ledger verifies, and the server is gone
+ * when the command exits.
+ */
+let base: string;
+let ws: string;
+let data: string;
+let marks: string;
+let policyFile: string;
+
+beforeEach(async () => {
+  base = await realpath(await mkdtemp(join(tmpdir(), 'baram-mcp-cli-')));
+  ws = join(base, 'ws');
+  data = join(base, 'data');
+  marks = join(base, 'marks');
+  await mkdir(ws);
+  await mkdir(marks);
+  policyFile = join(base, 'policy.json');
+});
+afterEach(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+
+type Body = { type: string; tool?: string; outcome?: string; callId?: string; data?: Record<string, unknown> };
+const ledger = (): Body[] => [...readLedgerRows(auditDir(data))].map((row) => JSON.parse(row.body) as Body);
+
+describe('baram call mcp.<server>.<tool>', () => {
+  it('starts the listed server, asks, runs the tool, records it, verifies, and leaves no process behind', async () => {
+    await writeFile(policyFile, JSON.stringify({ version: 1, ...mcpPolicy({ docs: fixtureServer(marks) }) }));
+    const run = await runCli(['call', 'mcp.docs.echo', '{"text":"결재 문서"}', '--policy', policyFile, '--workspace', ws, '--data-dir', data, '--approve', 'all', '--lang', 'en']);
+    expect(run.code, run.stderr).toBe(0);
+    const result = run.json<{ outcome: string; tool: string; text: string; approval?: { choice: string } }>();
+    expect(result).toMatchObject({ outcome: 'ok', tool: 'mcp.docs.echo', text: '결재 문서', approval: { choice: 'allow-once' } });
+    expect(run.stderr).toContain("Started the MCP server 'docs'");
+    expect(run.stderr).toContain("The tool 'bad_pattern' of the MCP server 'docs' was not registered");
+
+    const [pid] = startedPids(marks);
+    expect(alive(pid!)).toBe(false);
+
+    const rows = ledger();
+    const call = rows.filter((r) => r.tool === 'mcp.docs.echo');
+    expect(call.map((r) => r.type)).toEqual(['tool.proposed', 'permission.decided', 'approval.requested', 'approval.decided', 'execution.started', 'execution.finished']);
+    expect(call.at(-1)).toMatchObject({ outcome: 'ok', data: { details: { server: 'docs', tool: 'echo' } } });
+    const life = rows.filter((r) => r.type === 'mcp.server').map((r) => r.data?.['event']);
+    expect(life).toEqual(['started', 'tools', 'closed']);
+
+    const verify = await runCli(['audit', 'verify', '--data-dir', data]);
+    expect(verify.code, verify.stdout + verify.stderr).toBe(0);
+    expect(verify.stdout).toMatch(/OK/);
+  });
+
+  it('without an approver the call is denied and the server still stops', async () => {
+    await writeFile(policyFile, JSON.stringify({ version: 1, ...mcpPolicy({ docs: fixtureServer(marks) }) }));
+    const run = await runCli(['call', 'mcp.docs.echo', '{"text":"x"}', '--policy', policyFile, '--workspace', ws, '--data-dir', data, '--approve', 'none', '--lang', 'en']);
+    expect(run.code).toBe(3);
+    expect(run.json()).toMatchObject({ outcome: 'denied' });
+    expect(alive(startedPids(marks)[0]!)).toBe(false);
+  });
+
+  it('policy check explains a bad mcp section by JSON path', async () => {
+    await writeFile(
+      policyFile,
+      JSON.stringify({ version: 1, mcp: { servers: { Docs: { command: '/usr/bin/node' }, ok: { command: 'node', tools: { x: 'harmless' } } } } }),
+    );
+    const run = await runCli(['policy', 'check', policyFile, '--lang', 'en']);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain("$.mcp.servers.ok.tools.x");
+    const fixed = { version: 1, mcp: { servers: { Docs: { command: '/usr/bin/node' } } } };
+    await writeFile(policyFile, JSON.stringify(fixed));
+    const again = await runCli(['policy', 'check', policyFile, '--lang', 'en']);
+    expect(again.code).toBe(1);
+    expect(again.stdout).toContain('$.mcp.servers.Docs');
+    expect(again.stdout).toContain("$.mcp.servers.Docs.command: Write the program's bare name");
+  });
+});
