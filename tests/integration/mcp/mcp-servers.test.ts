@@ -159,6 +159,21 @@ describe('MCP servers listed in the admin policy', () => {
     expect(events.filter((e) => e.type === 'toolset.changed' && e.data?.['removed'] === 'mcp.fx.echo')).toHaveLength(1);
   });
 
+  it('validates arguments in WARN mode by default (recorded, still run); ENFORCE when the policy says so', async () => {
+    const g = await open({ policy: mcpPolicy({ fx: fixtureServer(dir, { tools: { echo: 'read' } }) }) });
+    const warned = await g.call('mcp.fx.echo', { text: 42 });
+    expect(warned.outcome).toBe('ok');
+    expect(warned.text).toBe('42');
+    const events = (await g.auditEvents()) as Event[];
+    expect(events.find((e) => e.callId === warned.callId && e.type === 'schema.violation')?.data).toMatchObject({ mode: 'warn' });
+    await g.close();
+
+    const strict = await open({ policy: mcpPolicy({ fx: fixtureServer(dir, { tools: { echo: 'read' } }) }, { schemaValidation: { external: 'enforce' } }) });
+    const refused = await strict.call('mcp.fx.echo', { text: 42 });
+    expect(refused.outcome).toBe('invalid');
+    expect(refused.text).toContain("Parameter 'text' must be a string. The tool was not executed.");
+  });
+
   it('passes only the whitelisted environment', async () => {
     process.env['BARAM_TEST_SECRET_TOKEN'] = 'do-not-leak';
     try {
