@@ -53,30 +53,30 @@ export function AuditFilters({ form, lang, tools, onChange }: AuditFiltersProps)
   return (
     <fieldset className="audit-filters">
       <legend>{t('auditFilters', lang)}</legend>
-      <label>
-        {t('auditFrom', lang)}
-        <input type="datetime-local" name="from" value={form.from} onChange={set('from')} />
-      </label>
-      <label>
-        {t('auditTo', lang)}
-        <input type="datetime-local" name="to" value={form.to} onChange={set('to')} />
-      </label>
-      <label>
-        {t('auditUser', lang)}
-        <input type="text" name="user" value={form.user} onChange={set('user')} autoComplete="off" />
-      </label>
-      <label>
-        {t('auditTool', lang)}
-        <input type="text" name="tool" value={form.tool} onChange={set('tool')} list={`${id}-tools`} autoComplete="off" />
+      <div className="field">
+        <label htmlFor={`${id}-from`}>{t('auditFrom', lang)}</label>
+        <input type="datetime-local" id={`${id}-from`} name="from" value={form.from} onChange={set('from')} />
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-to`}>{t('auditTo', lang)}</label>
+        <input type="datetime-local" id={`${id}-to`} name="to" value={form.to} onChange={set('to')} />
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-user`}>{t('auditUser', lang)}</label>
+        <input type="text" id={`${id}-user`} name="user" value={form.user} onChange={set('user')} autoComplete="off" />
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-tool`}>{t('auditTool', lang)}</label>
+        <input type="text" id={`${id}-tool`} name="tool" value={form.tool} onChange={set('tool')} list={`${id}-tools`} autoComplete="off" />
         <datalist id={`${id}-tools`}>
           {tools.map((name) => (
             <option key={name} value={name} />
           ))}
         </datalist>
-      </label>
-      <label>
-        {t('auditOutcome', lang)}
-        <select name="outcome" value={form.outcome} onChange={set('outcome')}>
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-outcome`}>{t('auditOutcome', lang)}</label>
+        <select id={`${id}-outcome`} name="outcome" value={form.outcome} onChange={set('outcome')}>
           <option value="">{t('auditAny', lang)}</option>
           {OUTCOMES.map((o) => (
             <option key={o} value={o}>
@@ -84,10 +84,10 @@ export function AuditFilters({ form, lang, tools, onChange }: AuditFiltersProps)
             </option>
           ))}
         </select>
-      </label>
-      <label>
-        {t('auditDecision', lang)}
-        <select name="decision" value={form.decision} onChange={set('decision')}>
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-decision`}>{t('auditDecision', lang)}</label>
+        <select id={`${id}-decision`} name="decision" value={form.decision} onChange={set('decision')}>
           <option value="">{t('auditAny', lang)}</option>
           {(['allow', 'ask', 'deny'] as const).map((d) => (
             <option key={d} value={d}>
@@ -95,11 +95,11 @@ export function AuditFilters({ form, lang, tools, onChange }: AuditFiltersProps)
             </option>
           ))}
         </select>
-      </label>
-      <label className="wide">
-        {t('auditText', lang)}
-        <input type="search" name="text" value={form.text} onChange={set('text')} autoComplete="off" />
-      </label>
+      </div>
+      <div className="field wide">
+        <label htmlFor={`${id}-text`}>{t('auditText', lang)}</label>
+        <input type="search" id={`${id}-text`} name="text" value={form.text} onChange={set('text')} autoComplete="off" />
+      </div>
       <button type="button" onClick={() => onChange(EMPTY_FORM)}>
         {t('auditClear', lang)}
       </button>

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import type { Lang } from '../../../../electron/common/i18n';
 import { pick } from '../../../../electron/common/i18n';
 import type { AuditExportResult, BaramApi, IpcErrorCode, IpcRequest } from '../../../../electron/common/ipc-contract';
@@ -15,6 +15,7 @@ const FORMATS: readonly { readonly value: Format; readonly label: string }[] = [
 
 /** Export: the page names the format and the period; where the file goes is main's save dialog. */
 export function ExportPanel({ bridge, lang, filter }: { readonly bridge: BaramApi; readonly lang: Lang; readonly filter: AuditFilter }) {
+  const id = useId();
   const [format, setFormat] = useState<Format>('csv');
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<AuditExportResult | null>(null);
@@ -40,16 +41,14 @@ export function ExportPanel({ bridge, lang, filter }: { readonly bridge: BaramAp
     <section className="audit-export" aria-labelledby="audit-export-heading">
       <h3 id="audit-export-heading">{t('auditExport', lang)}</h3>
       <div className="row">
-        <label>
-          {t('auditExportFormat', lang)}{' '}
-          <select name="format" value={format} onChange={(e) => setFormat(e.currentTarget.value as Format)}>
+        <label htmlFor={`${id}-format`}>{t('auditExportFormat', lang)}</label>
+        <select id={`${id}-format`} name="format" value={format} onChange={(e) => setFormat(e.currentTarget.value as Format)}>
             {FORMATS.map((f) => (
               <option key={f.value} value={f.value}>
                 {f.label}
               </option>
             ))}
-          </select>
-        </label>
+        </select>
         <button type="button" onClick={run} disabled={busy}>
           {busy ? t('auditExporting', lang) : `${t('auditExport', lang)}…`}
         </button>

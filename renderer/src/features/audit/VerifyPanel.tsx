@@ -48,7 +48,9 @@ export function VerifyPanel({ bridge, lang }: { readonly bridge: BaramApi; reado
       {result && (
         <details>
           <summary>{t('auditReport', lang)}</summary>
-          <pre className="audit-report">{pick(result.report, lang)}</pre>
+          <pre className="audit-report" tabIndex={0} aria-label={t('auditReport', lang)}>
+            {pick(result.report, lang)}
+          </pre>
         </details>
       )}
     </section>
