@@ -53,11 +53,25 @@ export type ExternalSchemaAdmission =
 /** Deeper than any real tool input; bounds the walk (and the validator's recursion) on hostile input. */
 const MAX_DEPTH = 64;
 
-const DIALECTS: Readonly<Record<string, SchemaDialect>> = {
-  'http://json-schema.org/draft-07/schema': 'draft-07',
-  'https://json-schema.org/draft/2019-09/schema': '2019-09',
-  'https://json-schema.org/draft/2020-12/schema': '2020-12',
+/** Each dialect's meta-schema id as ajv knows it; what an admitted copy's `$schema` is rewritten to. */
+const CANONICAL: Readonly<Record<SchemaDialect, string>> = {
+  'draft-07': 'http://json-schema.org/draft-07/schema#',
+  '2019-09': 'https://json-schema.org/draft/2019-09/schema',
+  '2020-12': 'https://json-schema.org/draft/2020-12/schema',
 };
+const DIALECTS: Readonly<Record<string, SchemaDialect>> = {
+  'json-schema.org/draft-07/schema': 'draft-07',
+  'json-schema.org/draft/2019-09/schema': '2019-09',
+  'json-schema.org/draft/2020-12/schema': '2020-12',
+};
+
+/** http or https, with or without the empty fragment: generators write all four. */
+function dialectOf(value: unknown): SchemaDialect | undefined {
+  if (typeof value !== 'string') return undefined;
+  const match = /^https?:\/\/(json-schema\.org\/[^#]*)#?$/.exec(value);
+  return match ? DIALECTS[match[1] as string] : undefined;
+}
+
 /** MCP (SEP-1613): a tool schema without `$schema` is JSON Schema 2020-12. */
 const DEFAULT_DIALECT: SchemaDialect = '2020-12';
 
@@ -90,7 +104,7 @@ interface Walk {
   readonly schemaPointers: Set<string>;
   readonly anchors: Set<string>;
   readonly refs: { path: string; ref: string }[];
-  rootDialect: SchemaDialect;
+  readonly rootDialect: SchemaDialect;
 }
 
 export function admitExternalSchema(schema: unknown, lang: Lang = 'ko'): ExternalSchemaAdmission {
@@ -117,7 +131,8 @@ function admissionFindings(schema: unknown): { violations: Finding[]; copy: Reco
     };
   }
   const root = copy as Record<string, unknown>;
-  const walk: Walk = { findings: [], schemaPointers: new Set(), anchors: new Set(), refs: [], rootDialect: DEFAULT_DIALECT };
+  // Read first: a subschema listed before the root's `$schema` key is judged against it too.
+  const walk: Walk = { findings: [], schemaPointers: new Set(), anchors: new Set(), refs: [], rootDialect: dialectOf(root.$schema) ?? DEFAULT_DIALECT };
   walkSchema(root, '', 0, walk);
   checkRefTargets(walk);
   // Every reference left is a '#…' fragment, so the base URI a root $id sets changes nothing; kept,
@@ -169,7 +184,9 @@ function walkSchema(node: unknown, pointer: string, depth: number, walk: Walk): 
   const obj = node as Record<string, unknown>;
   for (const [key, value] of Object.entries(obj)) {
     const at = child(pointer, key);
-    if (key === '$schema') checkDialect(value, at, pointer === '', walk);
+    if (key === '$schema') {
+      if (checkDialect(value, at, pointer === '', walk)) obj.$schema = CANONICAL[walk.rootDialect];
+    }
     else if (REF_KEYWORDS.has(key)) checkRef(value, at, walk);
     else if (key === '$id') checkId(value, at, pointer === '', walk);
     else if ((key === '$anchor' || key === '$dynamicAnchor') && typeof value === 'string') walk.anchors.add(value);
@@ -200,13 +217,10 @@ function walkSchema(node: unknown, pointer: string, depth: number, walk: Walk): 
   }
 }
 
-function checkDialect(value: unknown, at: string, isRoot: boolean, walk: Walk): void {
-  const dialect = typeof value === 'string' ? DIALECTS[value.replace(/#$/, '')] : undefined;
-  if (dialect && isRoot) {
-    walk.rootDialect = dialect;
-    return;
-  }
-  if (dialect && dialect === walk.rootDialect) return;
+/** True when `value` names the document's dialect (the root's `$schema` sets it). */
+function checkDialect(value: unknown, at: string, isRoot: boolean, walk: Walk): boolean {
+  const dialect = dialectOf(value);
+  if (dialect && (isRoot || dialect === walk.rootDialect)) return true;
   const shown = typeof value === 'string' ? value : JSON.stringify(value);
   walk.findings.push({
     rule: 'unknown-dialect',
@@ -217,10 +231,11 @@ function checkDialect(value: unknown, at: string, isRoot: boolean, walk: Walk): 
           `A schema may not switch dialect inside the document (${shown}). Use one $schema for the whole document.`,
         )
       : text(
-          `알 수 없는 $schema '${shown}'입니다. draft-07, 2019-09, 2020-12 중 하나를 쓰거나 $schema를 빼세요(2020-12로 읽습니다): ${Object.keys(DIALECTS).join(', ')}.`,
-          `Unknown $schema '${shown}'. Use draft-07, 2019-09 or 2020-12, or leave $schema out (read as 2020-12): ${Object.keys(DIALECTS).join(', ')}.`,
+          `알 수 없는 $schema '${shown}'입니다. draft-07, 2019-09, 2020-12 중 하나를 쓰거나 $schema를 빼세요(2020-12로 읽습니다): ${Object.values(CANONICAL).join(', ')}.`,
+          `Unknown $schema '${shown}'. Use draft-07, 2019-09 or 2020-12, or leave $schema out (read as 2020-12): ${Object.values(CANONICAL).join(', ')}.`,
         ),
   });
+  return false;
 }
 
 function checkRef(value: unknown, at: string, walk: Walk): void {

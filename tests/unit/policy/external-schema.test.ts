@@ -18,8 +18,16 @@ describe('admitExternalSchema: dialects', () => {
     ['https://json-schema.org/draft/2019-09/schema', '2019-09'],
     ['https://json-schema.org/draft/2020-12/schema', '2020-12'],
     ['https://json-schema.org/draft/2020-12/schema#', '2020-12'],
-  ])('admits %s as %s', ($schema, dialect) => {
-    expect(admitExternalSchema({ $schema, type: 'object' })).toMatchObject({ ok: true, dialect });
+    ['https://json-schema.org/draft-07/schema#', 'draft-07'],
+    ['http://json-schema.org/draft/2020-12/schema', '2020-12'],
+  ])('admits %s as %s, written as the id ajv knows, and it compiles in the gate', ($schema, dialect) => {
+    const r = admitExternalSchema({ $schema, type: 'object', properties: { a: { type: 'string' } } });
+    expect(r).toMatchObject({ ok: true, dialect });
+    if (!r.ok) return;
+    expect(r.schema.$schema).toBe(dialect === 'draft-07' ? 'http://json-schema.org/draft-07/schema#' : `https://json-schema.org/draft/${dialect}/schema`);
+    const v = new SchemaValidator();
+    v.register('mcp.t.dialect', r.schema, r.dialect);
+    expect(v.check('mcp.t.dialect', { a: 1 }).violations.map((x) => x.keyword)).toEqual(['type']);
   });
 
   it('reads a schema without $schema as 2020-12 (MCP SEP-1613)', () => {
@@ -35,6 +43,11 @@ describe('admitExternalSchema: dialects', () => {
     42,
   ])('refuses the unknown dialect %s with unknown-dialect at /$schema', ($schema) => {
     expect(rules({ $schema, type: 'object' })).toEqual([['unknown-dialect', '/$schema']]);
+  });
+
+  it('judges a subschema listed before the root $schema against the root dialect', () => {
+    const schema = { properties: { a: { $schema: 'http://json-schema.org/draft-07/schema#' } }, $schema: 'http://json-schema.org/draft-07/schema#' };
+    expect(rules(schema)).toEqual([]);
   });
 
   it('refuses a subschema that switches dialect', () => {
