@@ -131,6 +131,19 @@ test('a filter the query engine refuses gets its ko/en answer; an empty result s
   await page.getByRole('button', { name: '조건 지우기' }).click();
   await page.getByLabel('내용 검색', { exact: true }).fill('이런 글자는 기록에 없습니다');
   await expect(table.getByRole('status')).toHaveText('조건에 맞는 이벤트가 없습니다.');
+  // The page can name a format and a period, never where the file goes: a path is refused by the contract.
+  const refused = await page.evaluate(() => {
+    const api = (window as unknown as { baram: Record<string, (r: unknown) => Promise<unknown>> }).baram;
+    return Promise.all([
+      api['audit:export']?.({ format: 'csv', path: '/tmp/chosen-by-the-page.csv' }),
+      api['audit:page']?.({ filter: { sql: '1=1' } }),
+    ]);
+  });
+  expect(refused).toEqual([
+    { ok: false, error: { code: 'BAD_REQUEST', message: expect.any(String) } },
+    { ok: false, error: { code: 'BAD_REQUEST', message: expect.any(String) } },
+  ]);
+  expect(harness.saveDialog.requests()).toHaveLength(0);
   await screenshot(page, 'audit-no-match', 'ko');
   await expectAccessible(page, 'audit-no-match.ko');
 });
