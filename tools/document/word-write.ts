@@ -1,12 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import type { Fingerprint } from '../../electron/common/file-access';
 import { pick, text, type Text } from '../../electron/common/i18n';
 import { defineTool, failure, isFailure, type Failure, type Plan, type PlanContext, type PlannedTarget } from '../kit/define-tool';
 import { fail } from '../kit/results';
 import { humanSize, quoted } from '../kit/format';
-import { parentPath, samePath } from '../kit/paths';
-import { attempt, displayOf, emptyPathText, notRegularFile, refusal, refuseWildcardName, renderRun, runTargets, sameFingerprint } from '../kit/targets';
-import { renderDiff, renderHead, wholeChange } from '../kit/text-file';
+import { samePath } from '../kit/paths';
+import { attempt, displayOf, emptyPathText, refusal, renderRun, runTargets, sameFingerprint } from '../kit/targets';
+import { precheckWholeWrite, renderDiff, renderHead, wholeChange, wholeWritePlan, withFolderNote, writeDestination, type WriteDestination } from '../kit/text-file';
 import { blocksToLines, markdownToBlocks, type DocBlock } from '../kit/document-text';
 import { DOCUMENT_TIME_LIMIT_MS, extensionOf, withTimeLimit } from '../kit/document-files';
 import { buildDocx } from './word-build';
@@ -43,10 +42,7 @@ function wrongKind(path: string, ext: string): Failure {
   );
 }
 
-interface PreparedWrite {
-  readonly path: string;
-  readonly fingerprint: Fingerprint | null;
-  readonly createFolder: string | undefined;
+interface PreparedWrite extends WriteDestination {
   readonly blocks: readonly DocBlock[];
   readonly preview: string;
 }
@@ -65,32 +61,16 @@ async function existingLines(ctx: PlanContext, path: string, size: number): Prom
  * execution both call it; execution writes only if the file still has the approved fingerprint.
  */
 async function prepareWrite(args: { path: string; content: string; overwrite?: boolean | undefined }, ctx: PlanContext): Promise<PreparedWrite | Failure> {
-  const { files, lang } = ctx;
-  if (args.path.trim() === '') return failure(emptyPathText('path'));
-  const wildcard = refuseWildcardName(args.path, 'path');
-  if (wildcard) return wildcard;
-  const ext = extensionOf(args.path);
-  if (ext !== 'docx') return wrongKind(args.path, ext);
+  const { lang } = ctx;
   const blocks = markdownToBlocks(args.content);
-  if (blocks.length === 0) {
+  const destination = await writeDestination(args, ctx, () => {
+    const ext = extensionOf(args.path);
+    if (ext !== 'docx') return wrongKind(args.path, ext);
+    if (blocks.length > 0) return null;
     return failure(text('content가 비어 있습니다. 문서에 넣을 제목·문단·목록·표를 주세요.', 'content is empty. Give the headings, paragraphs, lists and tables the document should hold.'));
-  }
-  const checked = await attempt(files, () => files.check(args.path));
-  if (typeof checked !== 'string') return checked;
-  const existing = await attempt(files, () => files.stat(args.path));
-  if (existing !== null && 'failure' in existing) return existing;
-  if (existing?.type === 'directory') return refusal('IS_DIRECTORY', args.path);
-  if (existing && !args.overwrite) return refusal('EXISTS', args.path);
-  if (existing && existing.type !== 'file') return notRegularFile(args.path);
-
-  const path = files.resolve(args.path);
-  const parent = parentPath(path);
-  const parentInfo = await attempt(files, () => files.stat(parent));
-  if (parentInfo !== null && 'failure' in parentInfo) return parentInfo;
-  if (parentInfo && parentInfo.type !== 'directory') return refusal('NOT_DIRECTORY', displayOf(files, parent));
-  // With the content hash: the gate re-hashes before writing, so a same-size edit nobody saw is caught.
-  const fingerprint = existing ? await attempt(files, () => files.fingerprint(args.path, { content: true })) : null;
-  if (fingerprint !== null && 'failure' in fingerprint) return fingerprint;
+  });
+  if (isFailure(destination)) return destination;
+  const { path, existing } = destination;
 
   const newLines = blocksToLines(blocks);
   let preview: string;
@@ -102,11 +82,7 @@ async function prepareWrite(args: { path: string; content: string; overwrite?: b
   } else {
     preview = renderHead(newLines.join('\n'), lang);
   }
-  const createFolder = parentInfo === null ? parent : undefined;
-  if (createFolder) {
-    preview = `${pick(text(`새 폴더 '${displayOf(files, createFolder)}'도 만듭니다.`, `Also creates the folder '${displayOf(files, createFolder)}'.`), lang)}\n${preview}`;
-  }
-  return { path, fingerprint, createFolder, blocks, preview };
+  return { ...destination, blocks, preview: withFolderNote(preview, destination, ctx) };
 }
 
 function fileTarget(targets: readonly PlannedTarget[]): PlannedTarget | undefined {
@@ -139,24 +115,15 @@ export const documentWordWrite = defineTool({
   concurrency: 'exclusive',
   capabilities: ['files'],
 
-  async precheck(args, ctx) {
-    if (args.path.trim() === '') return failure(emptyPathText('path'));
-    const ext = extensionOf(args.path);
-    if (ext !== 'docx') return wrongKind(args.path, ext);
-    const existing = await attempt(ctx.files, () => ctx.files.stat(args.path));
-    if (existing !== null && 'failure' in existing) return existing;
-    if (existing?.type === 'directory') return refusal('IS_DIRECTORY', args.path);
-    if (existing && !args.overwrite) return refusal('EXISTS', args.path);
-    return null;
-  },
+  precheck: (args, ctx) =>
+    precheckWholeWrite(args, ctx, (path) => {
+      const ext = extensionOf(path);
+      return ext === 'docx' ? null : wrongKind(path, ext);
+    }),
 
   async plan(args, ctx): Promise<Plan | Failure> {
     const prepared = await prepareWrite(args, ctx);
-    if (isFailure(prepared)) return prepared;
-    const targets: PlannedTarget[] = [];
-    if (prepared.createFolder) targets.push({ path: prepared.createFolder, fingerprint: null });
-    targets.push({ path: prepared.path, fingerprint: prepared.fingerprint });
-    return { targets, preview: prepared.preview };
+    return isFailure(prepared) ? prepared : wholeWritePlan(prepared, prepared.preview);
   },
 
   summarize(args, plan, { files }) {

@@ -1,17 +1,17 @@
 import { Type } from '@sinclair/typebox';
-import type { Fingerprint } from '../../electron/common/file-access';
 import { pick, text, type Text } from '../../electron/common/i18n';
 import { defineTool, failure, isFailure, type Failure, type Plan, type PlanContext, type PlannedTarget } from '../kit/define-tool';
 import { fail } from '../kit/results';
 import type { TextEncodingName } from '../kit/text-decoding';
 import { humanSize, quoted } from '../kit/format';
-import { baseName, parentPath, samePath } from '../kit/paths';
-import { attempt, displayOf, emptyPathText, notRegularFile, refusal, refuseWildcardName, renderRun, runTargets, sameFingerprint } from '../kit/targets';
+import { baseName, samePath } from '../kit/paths';
+import { attempt, displayOf, emptyPathText, refusal, renderRun, runTargets, sameFingerprint } from '../kit/targets';
 import {
   detectLineEnding,
   encodeAs,
   encodingLabel,
   loadText,
+  precheckWholeWrite,
   renderDiff,
   renderHead,
   splitLines,
@@ -19,6 +19,10 @@ import {
   toLf,
   unencodable,
   wholeChange,
+  wholeWritePlan,
+  withFolderNote,
+  writeDestination,
+  type WriteDestination,
 } from '../kit/text-file';
 
 /** An existing file is read for the diff and its encoding only up to this size; larger ones get a plain note. */
@@ -33,11 +37,7 @@ const input = Type.Object(
   { additionalProperties: false },
 );
 
-interface PreparedWrite {
-  readonly path: string;
-  readonly fingerprint: Fingerprint | null;
-  /** Missing parent folder to create first (absolute), if any. */
-  readonly createFolder: string | undefined;
+interface PreparedWrite extends WriteDestination {
   readonly bytes: Uint8Array;
   readonly encoding: TextEncodingName;
   readonly crlf: boolean;
@@ -56,22 +56,9 @@ function lineCount(content: string): number {
  */
 async function prepareWrite(args: { path: string; content: string; overwrite?: boolean | undefined }, ctx: PlanContext): Promise<PreparedWrite | Failure> {
   const { files, lang } = ctx;
-  if (args.path.trim() === '') return failure(emptyPathText('path'));
-  const wildcard = refuseWildcardName(args.path, 'path');
-  if (wildcard) return wildcard;
-  const checked = await attempt(files, () => files.check(args.path));
-  if (typeof checked !== 'string') return checked;
-  const existing = await attempt(files, () => files.stat(args.path));
-  if (existing !== null && 'failure' in existing) return existing;
-  if (existing?.type === 'directory') return refusal('IS_DIRECTORY', args.path);
-  if (existing && !args.overwrite) return refusal('EXISTS', args.path);
-  if (existing && existing.type !== 'file') return notRegularFile(args.path);
-
-  const path = files.resolve(args.path);
-  const parent = parentPath(path);
-  const parentInfo = await attempt(files, () => files.stat(parent));
-  if (parentInfo !== null && 'failure' in parentInfo) return parentInfo;
-  if (parentInfo && parentInfo.type !== 'directory') return refusal('NOT_DIRECTORY', displayOf(files, parent));
+  const destination = await writeDestination(args, ctx);
+  if (isFailure(destination)) return destination;
+  const { path, existing } = destination;
 
   let encoding: TextEncodingName = /\.csv$/i.test(baseName(path))
     ? // Korean Excel opens a BOM-less UTF-8 CSV as CP949 and shows garbage; the BOM makes it read UTF-8.
@@ -80,9 +67,6 @@ async function prepareWrite(args: { path: string; content: string; overwrite?: b
   let crlf = false;
   let note: Text | undefined;
   let preview: string;
-  // With the content hash: the gate re-hashes before writing, so a same-size edit nobody saw is caught.
-  const fingerprint = existing ? await attempt(files, () => files.fingerprint(args.path, { content: true })) : null;
-  if (fingerprint !== null && 'failure' in fingerprint) return fingerprint;
 
   if (existing && existing.size <= MAX_COMPARE_BYTES) {
     const old = await attempt(files, () => loadText(files, args.path, existing.size));
@@ -120,12 +104,8 @@ async function prepareWrite(args: { path: string; content: string; overwrite?: b
     preview = renderHead(args.content, lang);
   }
   if (note) preview = `${pick(note, lang)}\n${preview}`;
-  const createFolder = parentInfo === null ? parent : undefined;
-  if (createFolder) {
-    preview = `${pick(text(`새 폴더 '${displayOf(files, createFolder)}'도 만듭니다.`, `Also creates the folder '${displayOf(files, createFolder)}'.`), lang)}\n${preview}`;
-  }
   const stored = crlf ? toCrlf(args.content) : args.content;
-  return { path, fingerprint, createFolder, bytes: encodeAs(stored, encoding), encoding, crlf, note, preview };
+  return { ...destination, bytes: encodeAs(stored, encoding), encoding, crlf, note, preview: withFolderNote(preview, destination, ctx) };
 }
 
 /** The plan's file target (a missing parent folder, if any, comes first and has no fingerprint). */
@@ -158,22 +138,11 @@ export const filesystemWrite = defineTool({
   concurrency: 'exclusive',
   capabilities: ['files'],
 
-  async precheck(args, ctx) {
-    if (args.path.trim() === '') return failure(emptyPathText('path'));
-    const existing = await attempt(ctx.files, () => ctx.files.stat(args.path));
-    if (existing !== null && 'failure' in existing) return existing;
-    if (existing?.type === 'directory') return refusal('IS_DIRECTORY', args.path);
-    if (existing && !args.overwrite) return refusal('EXISTS', args.path);
-    return null;
-  },
+  precheck: (args, ctx) => precheckWholeWrite(args, ctx),
 
   async plan(args, ctx): Promise<Plan | Failure> {
     const prepared = await prepareWrite(args, ctx);
-    if (isFailure(prepared)) return prepared;
-    const targets: PlannedTarget[] = [];
-    if (prepared.createFolder) targets.push({ path: prepared.createFolder, fingerprint: null });
-    targets.push({ path: prepared.path, fingerprint: prepared.fingerprint });
-    return { targets, preview: prepared.preview };
+    return isFailure(prepared) ? prepared : wholeWritePlan(prepared, prepared.preview);
   },
 
   summarize(args, plan, { files }) {

@@ -1,9 +1,10 @@
-import type { ReadOnlyFileAccess } from './define-tool';
+import { failure, type Failure, type Plan, type PlanContext, type PlannedTarget, type PrecheckContext, type ReadOnlyFileAccess } from './define-tool';
 import iconv from 'iconv-lite';
 import { pick, text, type Lang, type Text } from '../../electron/common/i18n';
-import { FileAccessError } from '../../electron/common/file-access';
+import { FileAccessError, type FileInfo, type Fingerprint } from '../../electron/common/file-access';
 import { decodeText, looksBinary, type TextEncodingName } from './text-decoding';
-import { baseName } from './paths';
+import { baseName, parentPath } from './paths';
+import { attempt, displayOf, emptyPathText, notRegularFile, refusal, refuseWildcardName } from './targets';
 
 /**
  * Text-file helpers for read, write and edit: encoding back to the file's own encoding, line
@@ -230,4 +231,86 @@ export async function loadText(files: ReadOnlyFileAccess, path: string, size: nu
   if (looksBinary(bytes)) return { bytes, binary: true, text: '', encoding: 'utf-8', roundTrips: false };
   const decoded = decodeText(bytes);
   return { bytes, binary: false, text: decoded.text, encoding: decoded.encoding, roundTrips: sameBytes(encodeAs(decoded.text, decoded.encoding), bytes) };
+}
+
+/**
+ * Writing one whole file (filesystem.write, document.word.write, …): the checks and the plan those
+ * tools share, so a rule about where a new file may go is written once.
+ */
+export interface WholeWriteArgs {
+  readonly path: string;
+  readonly overwrite?: boolean | undefined;
+}
+
+/**
+ * The precheck: a path, and an existing file only with overwrite (never a folder). `kind` refuses
+ * a name the tool does not write (document.word.write: not .docx), after the empty-path check.
+ */
+export async function precheckWholeWrite(args: WholeWriteArgs, ctx: PrecheckContext, kind?: (path: string) => Failure | null): Promise<Failure | null> {
+  if (args.path.trim() === '') return failure(emptyPathText('path'));
+  const wrong = kind?.(args.path);
+  if (wrong) return wrong;
+  const existing = await attempt(ctx.files, () => ctx.files.stat(args.path));
+  if (existing !== null && 'failure' in existing) return existing;
+  if (existing?.type === 'directory') return refusal('IS_DIRECTORY', args.path);
+  if (existing && !args.overwrite) return refusal('EXISTS', args.path);
+  return null;
+}
+
+/** Where a whole-file write goes, as it is now. */
+export interface WriteDestination {
+  /** Absolute path of the file. */
+  readonly path: string;
+  /** The file there now (a regular file, only with overwrite), or null. */
+  readonly existing: FileInfo | null;
+  /** With the content hash: the gate re-hashes before writing, so a same-size edit nobody saw is caught. */
+  readonly fingerprint: Fingerprint | null;
+  /** Missing parent folder to create first (absolute), if any. */
+  readonly createFolder: string | undefined;
+}
+
+/**
+ * The destination of a whole-file write, checked (the plan and the execution both call it; the
+ * execution writes only if the file still has the approved fingerprint). `before` runs the tool's
+ * own checks of the arguments after the path's (its kind, an empty content).
+ */
+export async function writeDestination(args: WholeWriteArgs, ctx: PlanContext, before?: () => Failure | null): Promise<WriteDestination | Failure> {
+  const { files } = ctx;
+  if (args.path.trim() === '') return failure(emptyPathText('path'));
+  const wildcard = refuseWildcardName(args.path, 'path');
+  if (wildcard) return wildcard;
+  const refused = before?.();
+  if (refused) return refused;
+  const checked = await attempt(files, () => files.check(args.path));
+  if (typeof checked !== 'string') return checked;
+  const existing = await attempt(files, () => files.stat(args.path));
+  if (existing !== null && 'failure' in existing) return existing;
+  if (existing?.type === 'directory') return refusal('IS_DIRECTORY', args.path);
+  if (existing && !args.overwrite) return refusal('EXISTS', args.path);
+  if (existing && existing.type !== 'file') return notRegularFile(args.path);
+
+  const path = files.resolve(args.path);
+  const parent = parentPath(path);
+  const parentInfo = await attempt(files, () => files.stat(parent));
+  if (parentInfo !== null && 'failure' in parentInfo) return parentInfo;
+  if (parentInfo && parentInfo.type !== 'directory') return refusal('NOT_DIRECTORY', displayOf(files, parent));
+  const fingerprint = existing ? await attempt(files, () => files.fingerprint(args.path, { content: true })) : null;
+  if (fingerprint !== null && 'failure' in fingerprint) return fingerprint;
+  return { path, existing, fingerprint, createFolder: parentInfo === null ? parent : undefined };
+}
+
+/** The approval's preview, with the folder that is created first named above it. */
+export function withFolderNote(preview: string, destination: WriteDestination, ctx: PlanContext): string {
+  const folder = destination.createFolder;
+  if (!folder) return preview;
+  const shown = displayOf(ctx.files, folder);
+  return `${pick(text(`새 폴더 '${shown}'도 만듭니다.`, `Also creates the folder '${shown}'.`), ctx.lang)}\n${preview}`;
+}
+
+/** The plan of a whole-file write: the missing folder (if any) first, then the file. */
+export function wholeWritePlan(destination: WriteDestination, preview: string): Plan {
+  const targets: PlannedTarget[] = [];
+  if (destination.createFolder) targets.push({ path: destination.createFolder, fingerprint: null });
+  targets.push({ path: destination.path, fingerprint: destination.fingerprint });
+  return { targets, preview };
 }
