@@ -210,7 +210,7 @@ export async function searchFiles(source: FileSource, options: SearchOptions): P
       }
       if (file.document !== undefined) {
         const room = maxResults + 1 - lines.length;
-        const outcome = await searchDocument(file.document, query, room, lang, { signal, cachedOnly: performance.now() > extractionDeadline });
+        const outcome = await searchDocument(file.document, query, room, lang, { signal, cachedOnly: performance.now() >= extractionDeadline });
         if (outcome.kind === 'cancelled') break;
         if (outcome.kind === 'pending') {
           documentsPending++;
