@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { text } from '../../../electron/common/i18n';
+import { ExternalSchemaRefused, ToolRegistry } from '../../../electron/main/gate/registry';
 import { SchemaValidator } from '../../../electron/main/gate/schema-validator';
 import { admitExternalSchema } from '../../../electron/main/policy/external-schema';
+import type { AnyTool } from '../../../tools/kit/define-tool';
+import { ok } from '../../../tools/kit/results';
 
 /**
  * The seed ADR-0012's measured table (JDK 21 java.util.regex, HANG = not done in 3 s), row by row.
@@ -45,7 +49,34 @@ function adversarial(pattern: string, n: number): string {
   return 'a'.repeat(n);
 }
 
+function mcpTool(name: string, input: Record<string, unknown>): AnyTool {
+  return Object.freeze({
+    name,
+    description: text('시험', 'test'),
+    keywords: [],
+    input,
+    risk: 'execute',
+    subject: null,
+    concurrency: 'exclusive',
+    capabilities: [],
+    summarize: () => text('시험', 'test'),
+    execute: async () => ok(''),
+  }) as unknown as AnyTool;
+}
+
 describe('the seed ADR-0012 table, at registration', () => {
+  it('the tool registry itself refuses each refused row and registers each admitted one (one server, row by row)', () => {
+    const registry = new ToolRegistry([]);
+    SEED_TABLE.forEach((row, i) => {
+      const add = () => registry.add(mcpTool(`mcp.seed.row${i}`, toolSchema(row.pattern, 256)), 'mcp:seed');
+      if (row.refusedBy) {
+        expect(add, row.pattern).toThrow(ExternalSchemaRefused);
+        expect(add, row.pattern).toThrow(`[${row.refusedBy}]`);
+      } else add();
+    });
+    expect(registry.names()).toEqual(SEED_TABLE.flatMap((row, i) => (row.refusedBy ? [] : [`mcp.seed.row${i}`])));
+  });
+
   it('lists every measured row (the table is the test data, not a sample of it)', () => {
     expect(SEED_TABLE).toHaveLength(8);
   });
