@@ -3,6 +3,7 @@ import type { ApprovalRequest } from './approval';
 import type { Outcome, Risk } from './domain';
 import type { Lang, Text } from './i18n';
 import type { requestSchemas } from './ipc-schemas';
+import type { GrantView, ModelCheckView, ModelStatus, PolicyView, SettingsView } from './settings-view';
 
 /**
  * The one typed IPC contract (DESIGN idiom 5), in two halves:
@@ -60,6 +61,14 @@ export interface ConversationView {
 interface Responses {
   readonly 'app:info': AppInfo;
   readonly 'tools:list': readonly ToolSummary[];
+  readonly 'settings:get': SettingsView;
+  readonly 'settings:set-lang': { readonly lang: Lang };
+  readonly 'model:status': ModelStatus;
+  readonly 'model:check': ModelCheckView;
+  readonly 'model:use': ModelStatus;
+  readonly 'policy:view': PolicyView;
+  readonly 'grants:list': readonly GrantView[];
+  readonly 'grants:revoke': { readonly revoked: number };
   readonly 'chat:send': ChatStarted;
   readonly 'chat:stop': { readonly stopped: boolean };
   readonly 'conversations:list': readonly ConversationSummary[];
@@ -139,6 +148,14 @@ export function ipcFail<T = never>(code: IpcErrorCode, message: string): IpcResu
 const CHANNEL_NAMES = {
   'app:info': true,
   'tools:list': true,
+  'settings:get': true,
+  'settings:set-lang': true,
+  'model:status': true,
+  'model:check': true,
+  'model:use': true,
+  'policy:view': true,
+  'grants:list': true,
+  'grants:revoke': true,
   'chat:send': true,
   'chat:stop': true,
   'conversations:list': true,

@@ -7,10 +7,28 @@ import { Type, type TSchema } from '@sinclair/typebox';
  */
 const strict = { additionalProperties: false } as const;
 const Id = Type.String({ minLength: 1, maxLength: 200 });
+/** A model server URL or an absolute GGUF file path, as the person types it. */
+const ModelTarget = Type.String({ minLength: 1, maxLength: 2_000 });
 
 export const requestSchemas = {
   'app:info': Type.Object({}, strict),
   'tools:list': Type.Object({}, strict),
+  /** Settings (issue 17 scope 5): language, the model and what the admin allows, read back. */
+  'settings:get': Type.Object({}, strict),
+  /** The UI language; switches at once and is saved for the next start. */
+  'settings:set-lang': Type.Object({ lang: Type.Union([Type.Literal('ko'), Type.Literal('en')]) }, strict),
+  /** The model in use and whether it answers now (the chat screen's status). */
+  'model:status': Type.Object({}, strict),
+  /** A connection check of a server URL or a GGUF file (only one the admin allows is contacted). */
+  'model:check': Type.Object({ target: ModelTarget }, strict),
+  /** Use this model from now on (saved); refused while a request runs or when the admin does not allow it. */
+  'model:use': Type.Object({ target: ModelTarget }, strict),
+  /** The effective policy, read-only, with what the administrator locked. */
+  'policy:view': Type.Object({}, strict),
+  /** The "allow for this session" grants in force. */
+  'grants:list': Type.Object({}, strict),
+  /** Withdraw one grant: the next such call asks again. */
+  'grants:revoke': Type.Object({ id: Id }, strict),
   /** A typed request from the user: starts an agent run. */
   'chat:send': Type.Object({ text: Type.String({ minLength: 1, maxLength: 20_000 }), conversationId: Type.Optional(Id) }, strict),
   /** Stop: ends generation and every running tool of the run. */

@@ -6,9 +6,18 @@ import type { IpcHandlers } from './ipc';
 export type SessionHandlers = Pick<IpcHandlers, 'chat:send' | 'chat:stop' | 'conversations:list' | 'conversations:load' | 'approval:pending' | 'approval:answer'
 >;
 
+/** The settings screen's channels (electron/main/desktop/settings-service.ts). */
+export type SettingsHandlers = Pick<
+  IpcHandlers,
+  'settings:get' | 'settings:set-lang' | 'model:status' | 'model:check' | 'model:use' | 'policy:view' | 'grants:list' | 'grants:revoke'
+>;
+
 export interface AppHandlerDeps {
   readonly version: string;
-  readonly lang: Lang;
+  /** The UI language at start; a function when settings can change it (the saved choice). */
+  readonly lang: Lang | (() => Lang);
+  /** Settings, model status, policy and grants; absent (no session) → UNAVAILABLE. */
+  readonly settings?: SettingsHandlers;
   /**
    * Tool summaries for the UI. Comes from the gate's catalog (only the gate may import
    * tools/registry). When absent, `tools:list` answers UNAVAILABLE: the page says so instead of
@@ -22,7 +31,7 @@ export interface AppHandlerDeps {
 export function createAppHandlers(deps: AppHandlerDeps): IpcHandlers {
   const unavailable = () => ipcFail<never>('UNAVAILABLE', 'no working session is open in the desktop app');
   return {
-    'app:info': () => ipcOk({ version: deps.version, lang: deps.lang }),
+    'app:info': () => ipcOk({ version: deps.version, lang: typeof deps.lang === 'function' ? deps.lang() : deps.lang }),
     'tools:list': async () => {
       if (!deps.listTools) return ipcFail('UNAVAILABLE', 'the tool catalog is not connected to the desktop app yet');
       const tools = await deps.listTools();
@@ -31,6 +40,14 @@ export function createAppHandlers(deps: AppHandlerDeps): IpcHandlers {
         tools.map((t) => ({ name: t.name, family: t.family, risk: t.risk, description: { ko: t.description.ko, en: t.description.en } })),
       );
     },
+    'settings:get': deps.settings?.['settings:get'] ?? unavailable,
+    'settings:set-lang': deps.settings?.['settings:set-lang'] ?? unavailable,
+    'model:status': deps.settings?.['model:status'] ?? unavailable,
+    'model:check': deps.settings?.['model:check'] ?? unavailable,
+    'model:use': deps.settings?.['model:use'] ?? unavailable,
+    'policy:view': deps.settings?.['policy:view'] ?? unavailable,
+    'grants:list': deps.settings?.['grants:list'] ?? (() => ipcOk([])),
+    'grants:revoke': deps.settings?.['grants:revoke'] ?? unavailable,
     'chat:send': deps.session?.['chat:send'] ?? unavailable,
     'chat:stop': deps.session?.['chat:stop'] ?? unavailable,
     'conversations:list': deps.session?.['conversations:list'] ?? (() => ipcOk([])),

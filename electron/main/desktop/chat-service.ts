@@ -9,11 +9,11 @@ import type { EmitEvent } from './emit';
 
 export interface ChatServiceOptions {
   readonly gate: AgentGate;
-  readonly backend: ModelBackend;
+  /** The model in use now (settings can change it between requests); null → UNAVAILABLE. */
+  readonly model: () => { readonly backend: ModelBackend; readonly label: string } | null;
   readonly store: ConversationStore;
   readonly lang: Lang;
   readonly workspace: string;
-  readonly modelLabel: string;
   readonly toolMode?: ToolMode;
   readonly emit: EmitEvent;
 }
@@ -36,15 +36,17 @@ export class ChatService {
 
   send(text: string, conversationId?: string): IpcResult<ChatStarted> {
     if (this.#running) return ipcFail('BUSY', 'a request is already running; stop it or wait for its answer');
+    const model = this.o.model();
+    if (!model) return ipcFail('UNAVAILABLE', 'no model is configured for the desktop app');
     const runId = randomUUID();
     const controller = new AbortController();
     const agent = new Agent({
       gate: this.o.gate,
-      backend: this.o.backend,
+      backend: model.backend,
       store: this.o.store,
       lang: this.o.lang,
       workspace: this.o.workspace,
-      modelLabel: this.o.modelLabel,
+      modelLabel: model.label,
       ...(this.o.toolMode ? { toolMode: this.o.toolMode } : {}),
       onEvent: (e) => this.relay(e),
     });
@@ -62,6 +64,11 @@ export class ChatService {
       });
     this.#running = { runId, controller, done };
     return ipcOk({ runId });
+  }
+
+  /** A request is running (the model is not swapped under it). */
+  get busy(): boolean {
+    return this.#running !== null;
   }
 
   stop(runId: string): IpcResult<{ stopped: boolean }> {

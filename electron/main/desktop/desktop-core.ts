@@ -12,6 +12,9 @@ import { ChatService } from './chat-service';
 import type { EmitEvent } from './emit';
 import { conversationSummary, conversationView } from './conversation-view';
 import { WindowBroker } from './window-broker';
+import { DesktopSettingsStore, desktopSettingsFile } from './desktop-settings';
+import { ModelSlot } from './model-slot';
+import { savedModel, SettingsService } from './settings-service';
 
 /**
  * Everything behind the window, without Electron: the session (gate and ledger), the window's
@@ -49,23 +52,33 @@ export async function openDesktopCore(o: DesktopCoreOptions): Promise<DesktopCor
   let chat: ChatService | null = null;
   const relay = (e: AgentEvent) => chat?.relay(e);
   const session = await openSession({ ...o.session, lang: o.lang, broker: announcingBroker(broker, relay) });
-  const model = o.model?.(session) ?? null;
-  const store = model ? ConversationStore.open(conversationsFile(session.dataDir)) : null;
-  if (model && store) {
-    chat = new ChatService({
-      gate: session.gate,
-      backend: model.backend,
-      store,
-      lang: o.lang,
-      workspace: session.roots[0] ?? '',
-      modelLabel: model.label,
-      emit: o.emit,
-    });
-  }
+  const log = (message: string) => console.warn(`[baram] ${message}`);
+  const prefs = DesktopSettingsStore.open(desktopSettingsFile(session.dataDir), log);
+  // The model chosen in settings wins over the one given at start (BARAM_MODEL), while the policy allows it.
+  const models = new ModelSlot(savedModel(prefs, session, log) ?? o.model?.(session) ?? null);
+  const store = ConversationStore.open(conversationsFile(session.dataDir));
+  const chatService = new ChatService({
+    gate: session.gate,
+    model: () => models.current,
+    store,
+    lang: o.lang,
+    workspace: session.roots[0] ?? '',
+    emit: o.emit,
+  });
+  chat = chatService;
+  const settings = new SettingsService({
+    session,
+    store: prefs,
+    models,
+    startLang: o.lang,
+    ...(o.session.policyFile ? { policyFile: o.session.policyFile } : {}),
+    busy: () => chatService.busy,
+  });
   const noModel = () => ipcFail<never>('UNAVAILABLE', 'no model is configured for the desktop app');
   const handlers = createAppHandlers({
     version: o.version,
-    lang: o.lang,
+    lang: () => settings.lang,
+    settings: settings.handlers(),
     listTools: () => toolCatalog().map(({ name, family, risk, description }) => ({ name, family, risk, description })),
     session: {
       'chat:send': (r) => (chat ? chat.send(r.text, r.conversationId) : noModel()),
@@ -89,7 +102,7 @@ export async function openDesktopCore(o: DesktopCoreOptions): Promise<DesktopCor
       closed = true;
       try {
         await chat?.close();
-        await model?.backend.close?.();
+        await models.close();
         store?.close();
       } finally {
         await session.close();

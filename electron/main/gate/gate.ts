@@ -107,6 +107,26 @@ export class Gate {
     });
   }
 
+  /** The "allow for this session" grants in force, oldest first (copies: the settings screen lists them). */
+  sessionGrants(): SessionGrant[] {
+    return this.#grants.map((g) => ({ tool: g.tool, kind: g.kind, values: [...g.values] }));
+  }
+
+  /**
+   * Withdraws the grants `which` selects; the next such call asks again. In place: every call run
+   * holds this same array. Returns how many were withdrawn.
+   */
+  revokeSessionGrants(which: (grant: SessionGrant) => boolean): number {
+    let removed = 0;
+    for (let i = this.#grants.length - 1; i >= 0; i--) {
+      if (which(this.#grants[i]!)) {
+        this.#grants.splice(i, 1);
+        removed++;
+      }
+    }
+    return removed;
+  }
+
   async stop(): Promise<number> {
     return this.#options.audit.append({ type: 'session.stop', data: { grants: this.#grants.length } });
   }

@@ -4,6 +4,7 @@ import type { AppInfo, BaramApi } from '../../../electron/common/ipc-contract';
 import { ApprovalQueue } from '../features/approval/ApprovalQueue';
 import { AuditScreen } from '../features/audit/AuditScreen';
 import { ChatScreen } from '../features/chat/ChatScreen';
+import { SettingsScreen } from '../features/settings/SettingsScreen';
 import { DEFAULT_LANG, t } from '../i18n';
 import type { MessageKey } from '../i18n/messages';
 
@@ -19,10 +20,11 @@ const LANG_NAMES: Readonly<Record<Lang, string>> = { ko: '한국어', en: 'Engli
  * the switch below. Chat stays mounted while hidden (a running request keeps streaming into it);
  * approvals show over every screen.
  */
-type Screen = 'chat' | 'audit';
+type Screen = 'chat' | 'audit' | 'settings';
 const SCREENS: readonly { readonly screen: Screen; readonly label: MessageKey }[] = [
   { screen: 'chat', label: 'navChat' },
   { screen: 'audit', label: 'navAudit' },
+  { screen: 'settings', label: 'navSettings' },
 ];
 
 export function App({ bridge }: AppProps) {
@@ -30,6 +32,13 @@ export function App({ bridge }: AppProps) {
   const [chosenLang, setChosenLang] = useState<Lang | null>(null);
   const [screen, setScreen] = useState<Screen>('chat');
   const lang: Lang = chosenLang ?? info?.lang ?? DEFAULT_LANG;
+  const [modelVersion, setModelVersion] = useState(0);
+
+  // The language switches at once and is saved for the next start (settings:set-lang).
+  const chooseLang = (l: Lang) => {
+    setChosenLang(l);
+    bridge?.['settings:set-lang']({ lang: l }).catch(() => undefined);
+  };
 
   useEffect(() => {
     if (!bridge) return;
@@ -59,7 +68,7 @@ export function App({ bridge }: AppProps) {
         <div className="header-side">
           <div role="group" aria-label={t('language', lang)} className="lang-switch">
             {LANGS.map((l) => (
-              <button key={l} type="button" lang={l} aria-pressed={l === lang} onClick={() => setChosenLang(l)}>
+              <button key={l} type="button" lang={l} aria-pressed={l === lang} onClick={() => chooseLang(l)}>
                 {LANG_NAMES[l]}
               </button>
             ))}
@@ -84,9 +93,12 @@ export function App({ bridge }: AppProps) {
         {bridge ? (
           <>
             <div className="screen" hidden={screen !== 'chat'}>
-              <ChatScreen bridge={bridge} lang={lang} />
+              <ChatScreen bridge={bridge} lang={lang} modelVersion={modelVersion} />
             </div>
             {screen === 'audit' && <AuditScreen bridge={bridge} lang={lang} />}
+            {screen === 'settings' && (
+              <SettingsScreen bridge={bridge} lang={lang} onLang={chooseLang} onModelChanged={() => setModelVersion((n) => n + 1)} />
+            )}
             <ApprovalQueue bridge={bridge} lang={lang} />
           </>
         ) : (

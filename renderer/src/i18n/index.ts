@@ -1,7 +1,7 @@
 import { pick, type Lang } from '../../../electron/common/i18n';
-import type { Outcome, Risk, RuleSource } from '../../../electron/common/domain';
+import type { Decision, Outcome, Risk, RuleSource } from '../../../electron/common/domain';
 import type { IpcErrorCode } from '../../../electron/common/ipc-contract';
-import { ipcErrorMessages, messages, outcomeLabels, riskLabels, ruleSourceLabels, type MessageKey } from './messages';
+import { decisionLabels, ipcErrorMessages, messages, outcomeLabels, riskLabels, ruleSourceLabels, type MessageKey } from './messages';
 
 /** Korean is the default until the desktop app says otherwise (SPEC §6: Korean first). */
 export const DEFAULT_LANG: Lang = 'ko';
@@ -20,6 +20,10 @@ export function ipcErrorMessage(code: IpcErrorCode, lang: Lang): string {
 
 export function outcomeLabel(outcome: Outcome, lang: Lang): string {
   return pick(outcomeLabels[outcome], lang);
+}
+
+export function decisionLabel(decision: Decision, lang: Lang): string {
+  return pick(decisionLabels[decision], lang);
 }
 
 export function ruleSourceLabel(source: RuleSource, lang: Lang): string {

@@ -1,5 +1,5 @@
 import { text, type Text } from '../../../electron/common/i18n';
-import type { Outcome, Risk, RuleSource } from '../../../electron/common/domain';
+import type { Decision, Outcome, Risk, RuleSource } from '../../../electron/common/domain';
 import type { IpcErrorCode } from '../../../electron/common/ipc-contract';
 
 /**
@@ -52,6 +52,57 @@ export const messages = {
   approvalQueued: text('대기 중인 승인 요청', 'approval requests waiting'),
   autoDenyIn: text('자동 거부까지', 'Auto-deny in'),
   seconds: text('초', 's'),
+  // settings (issue 17 scope 5)
+  navSettings: text('설정', 'Settings'),
+  settingsHeading: text('설정', 'Settings'),
+  settingsLanguage: text('화면 언어', 'Display language'),
+  settingsLanguageHint: text('바로 바뀌고, 다음에 시작할 때도 유지됩니다.', 'Changes at once and is kept for the next start.'),
+  settingsModel: text('모델', 'Model'),
+  settingsModelCurrent: text('사용 중인 모델', 'Model in use'),
+  settingsModelNone: text('없음', 'none'),
+  settingsModelTarget: text('모델 서버 주소 또는 GGUF 파일 경로', 'Model server address or GGUF file path'),
+  settingsModelAllowed: text('관리자가 허용한 모델', 'Models the administrator allows'),
+  settingsModelLoopback: text('이 컴퓨터의 모델 서버 (127.0.0.1, localhost, 모든 포트)', 'Model servers on this computer (127.0.0.1, localhost, any port)'),
+  settingsModelNoFiles: text('허용된 모델 파일이 없습니다.', 'No model file is allowed.'),
+  settingsModelPick: text('이 파일 고르기', 'Pick this file'),
+  settingsModelCheck: text('연결 확인', 'Check connection'),
+  settingsModelChecking: text('확인하는 중…', 'Checking…'),
+  settingsModelUse: text('이 모델 사용', 'Use this model'),
+  settingsModelUsed: text('이 모델을 씁니다. 다음 요청부터 적용됩니다.', 'This model is used from the next request on.'),
+  settingsModelCheckHint: text('확인할 때 문서나 질문은 보내지 않습니다.', 'A check sends no document and no question.'),
+  settingsGrants: text('이 세션 동안 허용한 것', 'Allowed for this session'),
+  settingsGrantsNone: text('이 세션에서 "이 세션 동안 허용"을 고른 적이 없습니다.', 'Nothing was allowed for this session yet.'),
+  settingsGrantsHint: text('취소하면 다음에 같은 작업을 할 때 다시 묻습니다.', 'After revoking, the same action asks again next time.'),
+  settingsGrantAll: text('(이 도구의 모든 호출)', '(every call of this tool)'),
+  settingsRevoke: text('취소', 'Revoke'),
+  settingsPolicy: text('적용 중인 정책 (읽기 전용)', 'Policy in force (read-only)'),
+  settingsPolicyFile: text('관리자 정책 파일', 'Administrator policy file'),
+  settingsPolicyBuiltin: text('없음 — 기본 정책을 씁니다', 'none — the built-in policy applies'),
+  settingsPolicyDigest: text('정책 다이제스트', 'Policy digest'),
+  settingsPolicyRoots: text('작업 폴더', 'Work folders'),
+  settingsPolicyDefaults: text('위험도별 기본 판정', 'Default decision by risk'),
+  settingsPolicyRules: text('규칙', 'Rules'),
+  settingsPolicyNoRules: text('규칙이 없습니다 (기본 판정만 적용).', 'No rules (only the defaults apply).'),
+  settingsPolicyDecision: text('판정', 'Decision'),
+  settingsPolicyRule: text('규칙', 'Rule'),
+  settingsPolicySource: text('출처', 'Source'),
+  settingsPolicyLocked: text('관리자 고정', 'Locked by administrator'),
+  settingsPolicyLockedHint: text(
+    '"관리자 고정" 항목은 관리자가 정한 것이라 사용자 설정으로 넓힐 수 없습니다. 더 엄격하게만 바꿀 수 있습니다.',
+    'Items "Locked by administrator" were set by the administrator: user settings cannot widen them, only make them stricter.',
+  ),
+  settingsPolicyShell: text('실행할 수 있는 프로그램', 'Programs that may run'),
+  settingsPolicyHttp: text('접속할 수 있는 주소', 'Addresses that may be reached'),
+  settingsPolicyModels: text('허용된 모델 서버와 파일', 'Allowed model servers and files'),
+  settingsPolicyApproval: text('승인 대기 시간', 'Approval wait'),
+  settingsPolicyRetention: text('감사 기록 보관 기간', 'Audit log kept for'),
+  settingsPolicyDays: text('일', 'days'),
+  settingsPolicyWarnings: text('정책 경고', 'Policy warnings'),
+  settingsPolicyNone: text('없음', 'none'),
+  modelStatusLabel: text('모델 상태', 'Model status'),
+  modelConnected: text('연결됨', 'Connected'),
+  modelUnreachable: text('연결 안 됨', 'Unreachable'),
+  modelNone: text('모델 없음', 'No model'),
   // screens
   screens: text('화면', 'Screens'),
   navChat: text('대화', 'Chat'),
@@ -162,4 +213,11 @@ export const ruleSourceLabels: Readonly<Record<RuleSource, Text>> = {
   user: text('사용자 설정', 'user settings'),
   session: text('이 세션의 허용', 'granted this session'),
   builtin: text('기본 규칙', 'built-in default'),
+};
+
+/** Permission decisions as the settings screen's policy view shows them; exhaustive. */
+export const decisionLabels: Readonly<Record<Decision, Text>> = {
+  allow: text('허용', 'Allow'),
+  ask: text('확인 요청', 'Ask'),
+  deny: text('거부', 'Deny'),
 };

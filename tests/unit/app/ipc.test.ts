@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { IPC_CHANNELS, ipcOk } from '../../../electron/common/ipc-contract';
+import { IPC_CHANNELS, ipcFail, ipcOk } from '../../../electron/common/ipc-contract';
 import { createAppHandlers } from '../../../electron/main/app/handlers';
 import { registerIpcHandlers, sendEvent, type DispatchOptions, type EventFrame, type InvokeEvent, type IpcHandlers, type IpcProblem, type IpcRegistrar } from '../../../electron/main/app/ipc';
 import { isTrustedSender, rendererSource } from '../../../electron/main/app/renderer-origin';
@@ -58,6 +58,14 @@ describe('IPC dispatcher', () => {
         return ipcOk({ version: '1', lang: 'ko' });
       },
       'tools:list': () => ipcOk([]),
+      'settings:get': () => ipcOk({ lang: 'ko', modelTarget: null, allowed: { endpoints: [], files: [], ggufFiles: [] } }),
+      'settings:set-lang': (r) => ipcOk({ lang: r.lang }),
+      'model:status': () => ipcOk({ state: 'none', target: null, model: null, message: { ko: '', en: '' } }),
+      'model:check': (r) => ipcOk({ target: r.target, allowed: false, reachable: false, model: null, kind: null, message: { ko: '', en: '' }, problems: [] }),
+      'model:use': () => ipcOk({ state: 'none', target: null, model: null, message: { ko: '', en: '' } }),
+      'policy:view': () => ipcFail('UNAVAILABLE', 'not in this test'),
+      'grants:list': () => ipcOk([]),
+      'grants:revoke': () => ipcOk({ revoked: 0 }),
       'chat:send': () => ipcOk({ runId: 'r' }),
       'chat:stop': () => ipcOk({ stopped: true }),
       'approval:pending': () => ipcOk([]),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RISKS } from '../../../electron/common/domain';
-import { ipcErrorMessages, messages, outcomeLabels, riskLabels, ruleSourceLabels } from '../../../renderer/src/i18n/messages';
+import { decisionLabels, ipcErrorMessages, messages, outcomeLabels, riskLabels, ruleSourceLabels } from '../../../renderer/src/i18n/messages';
 import { ipcErrorMessage, riskLabel, t } from '../../../renderer/src/i18n';
 import type { Text } from '../../../electron/common/i18n';
 
@@ -13,6 +13,7 @@ function everyText(): [string, Text][] {
     ...Object.entries(ipcErrorMessages).map(([k, v]): [string, Text] => [`ipc.${k}`, v]),
     ...Object.entries(outcomeLabels).map(([k, v]): [string, Text] => [`outcome.${k}`, v]),
     ...Object.entries(ruleSourceLabels).map(([k, v]): [string, Text] => [`ruleSource.${k}`, v]),
+    ...Object.entries(decisionLabels).map(([k, v]): [string, Text] => [`decision.${k}`, v]),
   ];
 }
 

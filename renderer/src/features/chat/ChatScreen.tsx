@@ -6,9 +6,17 @@ import { ipcErrorMessage, t } from '../../i18n';
 import { chatReducer, initialChat, type ChatEntry } from './chat-state';
 import { Composer } from './Composer';
 import { ConversationList } from './ConversationList';
+import { ModelStatusLine } from './ModelStatusLine';
 import { ToolCard } from './ToolCard';
 
-export function ChatScreen({ bridge, lang }: { readonly bridge: BaramApi; readonly lang: Lang }) {
+export interface ChatScreenProps {
+  readonly bridge: BaramApi;
+  readonly lang: Lang;
+  /** Changes when settings put another model in use (the status line asks again). */
+  readonly modelVersion?: number;
+}
+
+export function ChatScreen({ bridge, lang, modelVersion = 0 }: ChatScreenProps) {
   const [state, dispatch] = useReducer(chatReducer, initialChat);
   const [error, setError] = useState<IpcErrorCode | null>(null);
 
@@ -70,6 +78,7 @@ export function ChatScreen({ bridge, lang }: { readonly bridge: BaramApi; readon
         <h2 id="chat-heading" className="visually-hidden">
           {t('chatHeading', lang)}
         </h2>
+        <ModelStatusLine bridge={bridge} lang={lang} refresh={`${modelVersion}:${idle}`} />
         <div className="chat-log" aria-live="polite">
           {state.entries.length === 0 && <p className="chat-empty">{t('chatEmpty', lang)}</p>}
           {state.entries.map((entry) => (
