@@ -28,7 +28,7 @@ export class SchemaValidator {
   private readonly ajv = new Ajv({ allErrors: true, verbose: true, strict: false, code: { regExp: re2Engine } });
   /** Schemas we did not write, one validator per dialect they declare (admitExternalSchema chose it). */
   private readonly external = new Map<SchemaDialect, Ajv>();
-  private readonly compiled = new Map<string, { validate: ValidateFunction; schema: SchemaNode }>();
+  private readonly compiled = new Map<string, { validate: ValidateFunction; schema: SchemaNode; external?: { ajv: Ajv; schema: object } }>();
 
   /**
    * Compiles at registration so a broken schema fails at start, not at the first call. `dialect` is
@@ -40,10 +40,15 @@ export class SchemaValidator {
       ajv = this.external.get(dialect) ?? externalAjv(dialect);
       this.external.set(dialect, ajv);
     }
-    this.compiled.set(toolName, { validate: ajv.compile(schema), schema: schema as SchemaNode });
+    const validate = ajv.compile(schema);
+    this.compiled.set(toolName, { validate, schema: schema as SchemaNode, ...(dialect ? { external: { ajv, schema } } : {}) });
   }
 
   unregister(toolName: string): void {
+    // ajv keeps every schema it compiled; an MCP server whose list changes often re-registers its
+    // tools, so an external schema leaves the cache with its tool.
+    const external = this.compiled.get(toolName)?.external;
+    if (external) external.ajv.removeSchema(external.schema);
     this.compiled.delete(toolName);
   }
 
