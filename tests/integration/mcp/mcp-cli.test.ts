@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readLedgerRows } from '../../../electron/main/audit';
 import { auditDir } from '../../../electron/main/runtime/session';
 import { runCli } from '../../helpers/run-cli';
+import { startScriptedModelServer, textTurn, toolCallTurn } from '../../helpers/scripted-model-server';
 import { alive, fixtureServer, mcpPolicy, startedPids } from './mcp-helpers';
 
 /**
@@ -57,6 +58,28 @@ describe('baram call mcp.<server>.<tool>', () => {
     const verify = await runCli(['audit', 'verify', '--data-dir', data]);
     expect(verify.code, verify.stdout + verify.stderr).toBe(0);
     expect(verify.stdout).toMatch(/OK/);
+  });
+
+  it('baram run: the model knows the server tools and its call goes through the gate', { timeout: 120_000 }, async () => {
+    await writeFile(policyFile, JSON.stringify({ version: 1, ...mcpPolicy({ docs: fixtureServer(marks, { tools: { echo: 'read' } }) }) }));
+    const model = await startScriptedModelServer({
+      shape: 'openai',
+      turns: [toolCallTurn([{ id: 'c1', name: 'mcp_docs_echo', arguments: { text: '사내 문서 검색 결과' } }]), textTurn('문서 서버가 답했습니다.')],
+    });
+    try {
+      const run = await runCli(['run', 'docs 서버의 echo 도구로 사내 문서 검색 결과를 돌려줘', '--model', model.url, '--policy', policyFile, '--workspace', ws, '--data-dir', data, '--approve', 'none']);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toContain('문서 서버가 답했습니다.');
+      // Offered with its schema or listed in tool_search's catalog, as routing decides: the model knows of it.
+      expect(JSON.stringify(model.chatRequests()[0]!.json)).toMatch(/mcp[._]docs[._]echo/);
+      const second = model.chatRequests()[1]!.json as { messages: { role: string; content: string }[] };
+      expect(second.messages.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual(['사내 문서 검색 결과']);
+      const finished = ledger().filter((r) => r.type === 'execution.finished' && r.tool === 'mcp.docs.echo');
+      expect(finished.map((r) => r.outcome)).toEqual(['ok']);
+      expect(alive(startedPids(marks)[0]!)).toBe(false);
+    } finally {
+      await model.close();
+    }
   });
 
   it('without an approver the call is denied and the server still stops', async () => {
