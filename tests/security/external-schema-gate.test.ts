@@ -61,7 +61,8 @@ describe('an MCP server with one bad schema', () => {
     await g.session.gate.addTool(mcpTool('mcp.intranet.count', overlapping), 'mcp:intranet');
     // JavaScript's RegExp needs about 2^n steps here (each digit matches both branches); at 5000
     // characters it would never return. RE2 answers in one pass.
-    const r = await g.call('mcp.intranet.count', { code: '1'.repeat(5000) });
+    // The 'z' is there so that no engine can answer by noticing it is missing; '!' still fails '$'.
+    const r = await g.call('mcp.intranet.count', { code: `${'1'.repeat(5000)}z!` });
     expect(r.outcome).toBe('ok');
     const violations = (await g.auditEvents()).filter((e) => e.type === 'schema.violation');
     expect(violations).toHaveLength(1);
