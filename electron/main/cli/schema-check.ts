@@ -48,6 +48,10 @@ export async function schemaCheckCommand(rest: readonly string[]): Promise<numbe
     throw new UsageError(text('사용법: baram schema check FILE [--json] [--lang ko|en]', 'Usage: baram schema check FILE [--json] [--lang ko|en]'));
   }
   const document = await readDocument(file, lang);
+  if (!document.ok && args.flags.has('json')) {
+    process.stdout.write(`${JSON.stringify({ file, problems: document.problems }, null, 2)}\n`);
+    return 1;
+  }
   if (!document.ok) {
     process.stdout.write(`${pick(text(`${file}: 문제 ${document.problems.length}개`, `${file}: ${document.problems.length} problem${document.problems.length === 1 ? '' : 's'}`), lang)}\n`);
     for (const p of document.problems) process.stdout.write(`  ${p}\n`);

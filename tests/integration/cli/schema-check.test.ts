@@ -78,6 +78,9 @@ describe('baram schema check', () => {
     const missing = await runCli(['schema', 'check', join(base, 'nope.json'), '--lang', 'en']);
     expect(missing.code).toBe(1);
     expect(missing.stdout).toContain('Cannot read the schema file (it does not exist)');
+    const missingJson = await runCli(['schema', 'check', join(base, 'nope.json'), '--json', '--lang', 'en']);
+    expect(missingJson.code).toBe(1);
+    expect(missingJson.json()).toEqual({ file: join(base, 'nope.json'), problems: [expect.stringContaining('$: Cannot read the schema file')] });
     const usage = await runCli(['schema', 'check', '--lang', 'en']);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain('Usage: baram schema check FILE [--json] [--lang ko|en]');
