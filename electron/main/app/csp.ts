@@ -67,6 +67,8 @@ export function withCspHeader(
     if (lower === 'content-security-policy' || lower === 'content-security-policy-report-only') continue;
     out[name] = [...values];
   }
-  out['Content-Security-Policy'] = [headerCsp(options)];
+  // The policy is computed, so a scanner reading this line sees code, not a policy; lint:electron
+  // evaluates headerCsp()'s text itself (docs/2026-12-03-electronegativity.md).
+  out['Content-Security-Policy'] = [headerCsp(options)]; // eng-disable CSP_GLOBAL_CHECK
   return out;
 }

@@ -19,6 +19,9 @@ export function secureWebPreferences(preloadPath: string, options: { readonly de
     experimentalFeatures: false,
     navigateOnDragDrop: false,
     safeDialogs: true,
+    // A middle click on a link asks for a new window; window.open is refused anyway (hardening.ts),
+    // and without the auxclick event the page cannot even see the attempt.
+    disableBlinkFeatures: 'Auxclick',
     // Chromium's spellchecker downloads dictionaries from Google's CDN: no network calls from an
     // air-gapped office machine, and none the audit log cannot see.
     spellcheck: false,
