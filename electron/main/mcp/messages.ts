@@ -80,6 +80,10 @@ export const mcpMessages = {
         return text(`MCP 서버 '${server}'이(가) 끝났습니다${detail}.`, `The MCP server '${server}' ended${detail}.`);
     }
   },
+  stderrTail: (server: string, tail: string): Text => {
+    const quoted = tail.split('\n').map((line) => `    | ${line}`).join('\n');
+    return text(`  MCP 서버 '${server}'의 마지막 오류 출력:\n${quoted}`, `  Last error output of the MCP server '${server}':\n${quoted}`);
+  },
   restarting: (server: string, attempt: number, max: number, delayMs: number): Text =>
     text(`MCP 서버 '${server}'을(를) ${seconds(delayMs)}초 뒤 다시 시작합니다(${attempt}/${max}번째).`, `Restarting the MCP server '${server}' in ${seconds(delayMs)} s (attempt ${attempt} of ${max}).`),
   gaveUp: (server: string, max: number): Text =>

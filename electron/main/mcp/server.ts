@@ -39,6 +39,8 @@ export type ServerStatus = 'idle' | 'starting' | 'ready' | 'restarting' | 'faile
 const MAX_LIST_PAGES = 20;
 export const MAX_TOOLS_PER_SERVER = 128;
 const BACKOFF_FIRST_MS = 500;
+/** Of the kept stderr tail, how much a report shows. */
+const STDERR_NOTICE_CHARS = 600;
 const BACKOFF_MAX_MS = 8_000;
 
 /**
@@ -62,6 +64,8 @@ export class McpServer {
   /** `/usr/bin/node server.js`, for the approval's destination line and reports. */
   program: string;
   private live: Live | undefined;
+  /** The process of a start in progress, so a session closing meanwhile stops it too. */
+  private starting: ServerProcess | undefined;
   private restarts = 0;
   private closing = false;
   private first: Promise<void> | undefined;
@@ -130,6 +134,7 @@ export class McpServer {
     const live = this.live;
     this.live = undefined;
     this.status = 'stopped';
+    await this.starting?.close();
     if (live) {
       await live.proc.close();
       await this.deps.record({ event: 'closed', pid: live.proc.pid ?? null });
@@ -168,6 +173,7 @@ export class McpServer {
     const timer = setTimeout(() => deadline.abort(), policy.startTimeoutMs);
     const limits = { signal: deadline.signal, timeout: policy.startTimeoutMs, maxTotalTimeout: policy.startTimeoutMs };
     let tools: ListedTool[];
+    this.starting = proc;
     try {
       await client.connect(proc, limits);
       tools = await listAll(client, limits);
@@ -179,6 +185,7 @@ export class McpServer {
       return;
     } finally {
       clearTimeout(timer);
+      this.starting = undefined;
     }
     if (this.closing) {
       await proc.close();
@@ -248,6 +255,9 @@ export class McpServer {
       ...(error !== undefined ? { error: untrustedText(error instanceof Error ? error.message : String(error)).slice(0, 300) } : {}),
     });
     deps.notice(mcpMessages.stopped(this.name, reason, detail));
+    // Its last error output, for the administrator at the terminal only (never the model or the ledger).
+    const tail = untrustedText(end?.stderrTail ?? '').trim();
+    if (tail !== '') deps.notice(mcpMessages.stderrTail(this.name, tail.slice(-STDERR_NOTICE_CHARS)));
     if (this.closing) {
       this.status = 'stopped';
       return;

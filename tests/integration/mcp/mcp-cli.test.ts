@@ -44,6 +44,8 @@ describe('baram call mcp.<server>.<tool>', () => {
     expect(result).toMatchObject({ outcome: 'ok', tool: 'mcp.docs.echo', text: '결재 문서', approval: { choice: 'allow-once' } });
     expect(run.stderr).toContain("Started the MCP server 'docs'");
     expect(run.stderr).toContain("The tool 'bad_pattern' of the MCP server 'docs' was not registered");
+    // The server's own stderr is captured, not inherited.
+    expect(run.stderr).not.toContain('listening on stdio');
 
     const [pid] = startedPids(marks);
     expect(alive(pid!)).toBe(false);
@@ -80,6 +82,20 @@ describe('baram call mcp.<server>.<tool>', () => {
     } finally {
       await model.close();
     }
+  });
+
+  it('a server that dies mid-call is reported with the tail of its stderr, for the administrator only', async () => {
+    await writeFile(policyFile, JSON.stringify({ version: 1, ...mcpPolicy({ docs: fixtureServer(marks, { maxRestarts: 0, tools: { crash: 'read' } }) }) }));
+    const run = await runCli(['call', 'mcp.docs.crash', '{}', '--policy', policyFile, '--workspace', ws, '--data-dir', data, '--lang', 'en']);
+    expect(run.code).toBe(1);
+    const result = run.json<{ outcome: string; text: string }>();
+    expect(result.outcome).toBe('error');
+    expect(result.text).toBe("The MCP server 'docs' ended while running 'crash'; there is no result. Use another tool or try again later.");
+    expect(run.stderr).toContain("The MCP server 'docs' ended (exit code 3).");
+    expect(run.stderr).toContain('    | fixture: crashing on purpose');
+    const stopped = ledger().find((r) => r.type === 'mcp.server' && r.data?.['event'] === 'stopped');
+    expect(stopped?.data).toMatchObject({ reason: 'exited', exitCode: 3 });
+    expect(JSON.stringify(ledger())).not.toContain('crashing on purpose');
   });
 
   it('without an approver the call is denied and the server still stops', async () => {
