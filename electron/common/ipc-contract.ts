@@ -58,6 +58,75 @@ export interface ConversationView {
   readonly messages: readonly { readonly role: 'user' | 'assistant'; readonly text: string }[];
 }
 
+/** One event as the audit viewer lists it; `event` is the full stored event for the detail pane. */
+export interface AuditRowView {
+  readonly seq: number;
+  /** As stored: ISO 8601 UTC. */
+  readonly time: string;
+  /** The office's wall-clock time at the event (`2026-12-03 23:05:01`) and its offset (`+09:00`). */
+  readonly localTime: string;
+  readonly utcOffset: string;
+  readonly type: string;
+  readonly typeLabel: Text;
+  readonly osUser: string;
+  readonly appUser: string;
+  readonly tool: string;
+  /** The first target (path, command, URL) and how many more there are. */
+  readonly target: string;
+  readonly moreTargets: number;
+  readonly outcome: string;
+  readonly decision: string;
+  readonly callId: string;
+  readonly requestId: string;
+  readonly event: Readonly<Record<string, unknown>>;
+}
+
+/** A filter the query engine refused: which field, and what to send instead. */
+export interface AuditFilterProblem {
+  readonly field: string;
+  readonly message: Text;
+}
+
+export type AuditPage =
+  | {
+      readonly events: readonly AuditRowView[];
+      /** Pass as beforeSeq for the next (older) page; absent when nothing older can match. */
+      readonly nextBeforeSeq?: number;
+      /** The call used its scan time before the page filled: keep asking ("searching…"). */
+      readonly scanLimitReached?: boolean;
+    }
+  | { readonly problem: AuditFilterProblem };
+
+/** `baram audit verify`'s answer: the verdict and the CLI's report, in both languages. */
+export interface AuditVerifyResult {
+  readonly ok: boolean;
+  readonly rows: number;
+  readonly firstBadSeq?: number;
+  /** What was wrong at firstBadSeq (the CLI's reason words). */
+  readonly reason?: Text;
+  /** Search indexes that do not match the rows (a filtered view could hide records). */
+  readonly indexProblems: readonly string[];
+  /** The whole report, line by line, as `baram audit verify --lang ko|en` prints it. */
+  readonly report: Text;
+}
+
+export type AuditExportResult =
+  | { readonly saved: true; readonly file: string; readonly rows: number; readonly fromSeq: number; readonly toSeq: number; readonly sha256: string }
+  | { readonly saved: false; readonly cancelled: true }
+  | { readonly saved: false; readonly cancelled: false; readonly problem: Text };
+
+/** A QR code as SVG path data in module units (rendered as inline SVG: no data: URL under the CSP). */
+export interface QrPicture {
+  readonly size: number;
+  readonly path: string;
+}
+
+export interface AuditCheckpointView {
+  /** The checkpoint text exactly as `baram audit checkpoint` prints it; absent when none was taken yet. */
+  readonly text?: string;
+  readonly qr?: QrPicture;
+}
+
 interface Responses {
   readonly 'app:info': AppInfo;
   readonly 'tools:list': readonly ToolSummary[];
@@ -75,6 +144,10 @@ interface Responses {
   readonly 'conversations:load': ConversationView;
   readonly 'approval:pending': readonly ApprovalRequest[];
   readonly 'approval:answer': { readonly accepted: boolean };
+  readonly 'audit:page': AuditPage;
+  readonly 'audit:verify': AuditVerifyResult;
+  readonly 'audit:export': AuditExportResult;
+  readonly 'audit:checkpoint': AuditCheckpointView;
 }
 
 export type IpcResponse<C extends IpcChannel> = Responses[C];
@@ -162,6 +235,10 @@ const CHANNEL_NAMES = {
   'conversations:load': true,
   'approval:pending': true,
   'approval:answer': true,
+  'audit:page': true,
+  'audit:verify': true,
+  'audit:export': true,
+  'audit:checkpoint': true,
 } as const satisfies Record<IpcChannel, true>;
 
 export const IPC_CHANNELS: readonly IpcChannel[] = Object.freeze(Object.keys(CHANNEL_NAMES) as IpcChannel[]);

@@ -9,6 +9,10 @@ const strict = { additionalProperties: false } as const;
 const Id = Type.String({ minLength: 1, maxLength: 200 });
 /** A model server URL or an absolute GGUF file path, as the person types it. */
 const ModelTarget = Type.String({ minLength: 1, maxLength: 2_000 });
+/** A filter word of the audit viewer (the query engine's MAX_FILTER_CHARS). */
+const AuditWord = Type.String({ minLength: 1, maxLength: 200 });
+/** An ISO 8601 instant with an explicit offset; the query engine checks it is a real date. */
+const AuditInstant = Type.String({ minLength: 16, maxLength: 40, pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2})$' });
 
 export const requestSchemas = {
   'app:info': Type.Object({}, strict),
@@ -49,5 +53,55 @@ export const requestSchemas = {
     },
     strict,
   ),
+  /**
+   * One page of the audit viewer, newest first (keyset paging: `beforeSeq` is the previous page's
+   * nextBeforeSeq). Times are ISO instants with an offset; main checks the rest (range order, …)
+   * with the query engine's own checkPageRequest and answers a problem in ko/en.
+   */
+  'audit:page': Type.Object(
+    {
+      filter: Type.Object(
+        {
+          fromTime: Type.Optional(AuditInstant),
+          toTime: Type.Optional(AuditInstant),
+          user: Type.Optional(AuditWord),
+          tool: Type.Optional(AuditWord),
+          outcome: Type.Optional(
+            Type.Union([
+              Type.Literal('ok'),
+              Type.Literal('error'),
+              Type.Literal('denied'),
+              Type.Literal('invalid'),
+              Type.Literal('refused'),
+              Type.Literal('timeout'),
+              Type.Literal('cancelled'),
+            ]),
+          ),
+          decision: Type.Optional(Type.Union([Type.Literal('allow'), Type.Literal('ask'), Type.Literal('deny')])),
+          eventType: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+          text: Type.Optional(AuditWord),
+        },
+        strict,
+      ),
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
+      beforeSeq: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })),
+    },
+    strict,
+  ),
+  /** Verify the whole ledger (chain, checkpoints, the viewer's indexes), as `baram audit verify` does. */
+  'audit:verify': Type.Object({}, strict),
+  /** Export through main's save dialog: the page names a format and a time range, never a path. */
+  'audit:export': Type.Object(
+    {
+      format: Type.Union([Type.Literal('csv'), Type.Literal('jsonl'), Type.Literal('syslog'), Type.Literal('cef')]),
+      fromTime: Type.Optional(AuditInstant),
+      toTime: Type.Optional(AuditInstant),
+      /** Language of a CSV's headers and words (the page's language). */
+      lang: Type.Optional(Type.Union([Type.Literal('ko'), Type.Literal('en')])),
+    },
+    strict,
+  ),
+  /** The latest checkpoint as text and QR code; `take: true` takes a new one first (`baram audit checkpoint`). */
+  'audit:checkpoint': Type.Object({ take: Type.Boolean() }, strict),
 } as const satisfies Readonly<Record<string, TSchema>>;
 

@@ -25,31 +25,36 @@ test.afterEach(async () => {
 async function timedFilter(page: Page, name: string, value: string): Promise<{ ms: number; rows: number }> {
   return page.evaluate(
     async ({ name, value }) => {
-      const list = document.querySelector('.audit-list') as HTMLElement;
-      const generation = Number(list.dataset['generation']);
-      const field = document.querySelector(`.audit-filters [name="${name}"]`) as HTMLInputElement | HTMLSelectElement;
-      const proto = field instanceof HTMLSelectElement ? HTMLSelectElement.prototype : HTMLInputElement.prototype;
+      // Runs in the page; the tests' tsconfig has no DOM library, so the page's globals are untyped here.
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      const w = globalThis as any;
+      const doc = w.document;
+      const list = doc.querySelector('.audit-list');
+      const generation = Number(list.dataset.generation);
+      const field = doc.querySelector(`.audit-filters [name="${name}"]`);
+      const isSelect = field instanceof w.HTMLSelectElement;
+      const proto = isSelect ? w.HTMLSelectElement.prototype : w.HTMLInputElement.prototype;
       const setValue = Object.getOwnPropertyDescriptor(proto, 'value')?.set as (this: unknown, v: string) => void;
-      const answered = () => {
-        const l = document.querySelector('.audit-list') as HTMLElement;
-        return Number(l.dataset['generation']) > generation && l.dataset['state'] === 'ready' && l.querySelector('button.audit-row') !== null;
+      const answered = (): boolean => {
+        const l = doc.querySelector('.audit-list');
+        return Number(l.dataset.generation) > generation && l.dataset.state === 'ready' && l.querySelector('button.audit-row') !== null;
       };
       const started = performance.now();
       setValue.call(field, value);
-      field.dispatchEvent(new Event(field instanceof HTMLSelectElement ? 'change' : 'input', { bubbles: true }));
+      field.dispatchEvent(new w.Event(isSelect ? 'change' : 'input', { bubbles: true }));
       await new Promise<void>((resolve) => {
         if (answered()) return resolve();
-        const observer = new MutationObserver(() => {
+        const observer = new w.MutationObserver(() => {
           if (!answered()) return;
           observer.disconnect();
           resolve();
         });
-        observer.observe(document.body, { subtree: true, childList: true, attributes: true });
+        observer.observe(doc.body, { subtree: true, childList: true, attributes: true });
       });
       // Rows in the DOM are not yet on screen: wait for the frame that paints them.
-      await new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+      await new Promise<void>((resolve) => w.requestAnimationFrame(() => setTimeout(resolve, 0)));
       const ms = performance.now() - started;
-      return { ms, rows: Number((document.querySelector('.audit-list') as HTMLElement).dataset['rows']) };
+      return { ms, rows: Number(doc.querySelector('.audit-list').dataset.rows) };
     },
     { name, value },
   );

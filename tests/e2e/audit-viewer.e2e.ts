@@ -133,7 +133,7 @@ test('a filter the query engine refuses gets its ko/en answer; an empty result s
   await expect(table.getByRole('status')).toHaveText('조건에 맞는 이벤트가 없습니다.');
   // The page can name a format and a period, never where the file goes: a path is refused by the contract.
   const refused = await page.evaluate(() => {
-    const api = (window as unknown as { baram: Record<string, (r: unknown) => Promise<unknown>> }).baram;
+    const api = (globalThis as unknown as { baram: Record<string, (r: unknown) => Promise<unknown>> }).baram;
     return Promise.all([
       api['audit:export']?.({ format: 'csv', path: '/tmp/chosen-by-the-page.csv' }),
       api['audit:page']?.({ filter: { sql: '1=1' } }),

@@ -4,7 +4,10 @@ import type { IpcHandlers } from './ipc';
 
 /** The channels a working session answers (electron/main/desktop/desktop-core.ts). */
 export type SessionHandlers = Pick<IpcHandlers, 'chat:send' | 'chat:stop' | 'conversations:list' | 'conversations:load' | 'approval:pending' | 'approval:answer'
->;
+> & Partial<AuditHandlers>;
+
+/** The audit viewer's channels (electron/main/desktop/audit-service.ts); absent → UNAVAILABLE. */
+export type AuditHandlers = Pick<IpcHandlers, 'audit:page' | 'audit:verify' | 'audit:export' | 'audit:checkpoint'>;
 
 /** The settings screen's channels (electron/main/desktop/settings-service.ts). */
 export type SettingsHandlers = Pick<
@@ -54,5 +57,9 @@ export function createAppHandlers(deps: AppHandlerDeps): IpcHandlers {
     'conversations:load': deps.session?.['conversations:load'] ?? unavailable,
     'approval:pending': deps.session?.['approval:pending'] ?? (() => ipcOk([])),
     'approval:answer': deps.session?.['approval:answer'] ?? unavailable,
+    'audit:page': deps.session?.['audit:page'] ?? unavailable,
+    'audit:verify': deps.session?.['audit:verify'] ?? unavailable,
+    'audit:export': deps.session?.['audit:export'] ?? unavailable,
+    'audit:checkpoint': deps.session?.['audit:checkpoint'] ?? unavailable,
   };
 }

@@ -5,7 +5,7 @@ import { ConversationStore, conversationsFile } from '../agent/conversations';
 import { toolCatalog } from '../gate';
 import type { ModelBackend } from '../model';
 import { osUser } from '../runtime/os-user';
-import { openSession, type SessionOptions, type Session } from '../runtime/session';
+import { auditDir, openSession, type SessionOptions, type Session } from '../runtime/session';
 import type { IpcHandlers } from '../app/ipc';
 import { createAppHandlers } from '../app/handlers';
 import { ChatService } from './chat-service';
@@ -15,6 +15,8 @@ import { WindowBroker } from './window-broker';
 import { DesktopSettingsStore, desktopSettingsFile } from './desktop-settings';
 import { ModelSlot } from './model-slot';
 import { savedModel, SettingsService } from './settings-service';
+import { AuditService } from './audit-service';
+import type { SaveDialog } from './save-dialog';
 
 /**
  * Everything behind the window, without Electron: the session (gate and ledger), the window's
@@ -33,6 +35,8 @@ export interface DesktopCoreOptions {
    */
   readonly model?: (session: Session) => DesktopModel | null;
   readonly emit: EmitEvent;
+  /** Where audit exports are saved: main's own dialog (Electron) or the preview's; absent → export says so. */
+  readonly saveDialog?: SaveDialog;
 }
 
 export interface DesktopModel {
@@ -74,6 +78,7 @@ export async function openDesktopCore(o: DesktopCoreOptions): Promise<DesktopCor
     ...(o.session.policyFile ? { policyFile: o.session.policyFile } : {}),
     busy: () => chatService.busy,
   });
+  const audit = new AuditService({ dir: auditDir(session.dataDir), version: o.version, ...(o.saveDialog ? { saveDialog: o.saveDialog } : {}) });
   const noModel = () => ipcFail<never>('UNAVAILABLE', 'no model is configured for the desktop app');
   const handlers = createAppHandlers({
     version: o.version,
@@ -91,6 +96,10 @@ export async function openDesktopCore(o: DesktopCoreOptions): Promise<DesktopCor
       'approval:pending': () => ipcOk(broker.open()),
       'approval:answer': (r) =>
         broker.answer(r) ? ipcOk({ accepted: true }) : ipcFail('NOT_FOUND', 'that approval is no longer open (answered, timed out or stopped)'),
+      'audit:page': (r) => audit.page(r),
+      'audit:verify': () => audit.verify(),
+      'audit:export': (r) => audit.export(r),
+      'audit:checkpoint': (r) => audit.checkpoint(r),
     },
   });
   let closed = false;
@@ -104,6 +113,7 @@ export async function openDesktopCore(o: DesktopCoreOptions): Promise<DesktopCor
         await chat?.close();
         await models.close();
         store?.close();
+        audit.close();
       } finally {
         await session.close();
       }

@@ -72,6 +72,10 @@ describe('IPC dispatcher', () => {
       'conversations:list': () => ipcOk([]),
       'conversations:load': () => ipcOk({ id: 'c', title: 't', messages: [] }),
       'approval:answer': () => ipcOk({ accepted: true }),
+      'audit:page': () => ipcOk({ events: [] }),
+      'audit:verify': () => ipcOk({ ok: true, rows: 0, indexProblems: [], report: { ko: '', en: '' } }),
+      'audit:export': () => ipcOk({ saved: false, cancelled: true }),
+      'audit:checkpoint': () => ipcOk({}),
     };
     const { ipc, problems } = setup(handlers);
     const strangers: InvokeEvent[] = [

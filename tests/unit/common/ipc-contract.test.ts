@@ -4,11 +4,30 @@ import { isValidRequest } from '../../../electron/common/ipc-validate';
 
 describe('IPC contract', () => {
   it('lists exactly the channels of the contract map', () => {
-    expect([...IPC_CHANNELS].sort()).toEqual(['app:info', 'approval:answer', 'approval:pending', 'chat:send', 'chat:stop', 'conversations:list', 'conversations:load', 'tools:list']);
+    expect([...IPC_CHANNELS].sort()).toEqual(
+      [
+        'app:info', 'approval:answer', 'approval:pending', 'chat:send', 'chat:stop', 'conversations:list', 'conversations:load', 'tools:list',
+        'audit:checkpoint', 'audit:export', 'audit:page', 'audit:verify',
+        'grants:list', 'grants:revoke', 'model:check', 'model:status', 'model:use', 'policy:view', 'settings:get', 'settings:set-lang',
+      ].sort(),
+    );
     expect([...IPC_EVENTS].sort()).toEqual(['approval:closed', 'approval:request', 'chat:event']);
     expect(isIpcChannel('app:info')).toBe(true);
     expect(isIpcChannel('toString')).toBe(false); // inherited names are not channels
     expect(isIpcChannel('shell:open')).toBe(false);
+  });
+
+  it('audit requests: filters and pages as the engine takes them; a path or an unknown field never', () => {
+    expect(isValidRequest('audit:page', { filter: {} })).toBe(true);
+    expect(isValidRequest('audit:page', { filter: { fromTime: '2026-12-01T09:00+09:00', toTime: '2026-12-02T00:00:00.000Z', outcome: 'denied', decision: 'ask', text: '보고서' }, limit: 100, beforeSeq: 5 })).toBe(true);
+    for (const bad of [{}, { filter: { sql: '1' } }, { filter: { outcome: 'maybe' } }, { filter: { fromTime: '2026-12-01 09:00' } }, { filter: {}, limit: 201 }, { filter: { text: '' } }, { filter: { text: 'x'.repeat(201) } }]) {
+      expect(isValidRequest('audit:page', bad), JSON.stringify(bad)).toBe(false);
+    }
+    expect(isValidRequest('audit:export', { format: 'cef', lang: 'en' })).toBe(true);
+    expect(isValidRequest('audit:export', { format: 'csv', path: '/tmp/x.csv' })).toBe(false);
+    expect(isValidRequest('audit:export', { format: 'xlsx' })).toBe(false);
+    expect(isValidRequest('audit:checkpoint', { take: false })).toBe(true);
+    expect(isValidRequest('audit:checkpoint', {})).toBe(false);
   });
 
   it('accepts only the empty object as a no-argument request', () => {
