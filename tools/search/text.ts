@@ -255,7 +255,7 @@ function noMatches(report: SearchReport, args: Args, shown: string, lang: Lang):
 export const searchText = defineTool({
   name: 'search.text',
   description: {
-    ko: '파일 내용에서 글자·정규식(RE2)을 찾습니다(grep). 엑셀·워드·PDF·한글 문서 안도 찾습니다. 결과: 경로:줄:내용(문서는 시트!셀·쪽·문단). glob으로 좁히기(예: *.pdf). 이름은 filesystem.search.',
+    ko: '파일 내용에서 글자·정규식(RE2)을 찾습니다(grep). 엑셀·워드·PDF·한글 문서 안도 찾습니다. 결과: 경로:줄:내용(문서는 시트!셀·쪽·문단). 이름은 filesystem.search.',
     en: 'Search file contents for text or an RE2 regex (grep), also inside Excel, Word, PDF and HWP documents. Output: path:line:text (documents: sheet!cell, page, paragraph). Narrow with glob (e.g. *.pdf). By name: filesystem.search.',
   },
   keywords: ['내용 검색', '찾기', '검색', '글자 찾기', '문자열', '포함된 파일', '정규식', 'grep', 'rg', 'search', 'find text', 'contents', 'regex', 'contains'],
