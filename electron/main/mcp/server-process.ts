@@ -46,8 +46,8 @@ const STDERR_TAIL_BYTES = 8 * 1024;
 const GRACE_MS = 300;
 /** How long close() waits for the killed group's pipes to close (a process that left the group may hold them). */
 const CLOSE_BOUND_MS = 3_000;
-/** Messages a server may send after one request before it counts as flooding (progress or log spam). */
-const MAX_MESSAGES_PER_REQUEST = 10_000;
+/** Messages a server may send after one request before it counts as flooding: a progress note a second for the longest call (600 s) fits three times over. */
+const MAX_MESSAGES_PER_REQUEST = 2_000;
 
 export class ServerProcess implements Transport {
   onclose?: () => void;

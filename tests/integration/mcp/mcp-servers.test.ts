@@ -145,6 +145,15 @@ describe('MCP servers listed in the admin policy', () => {
     expect(events.filter((e) => e.type === 'mcp.server').map((e) => e.data?.['reason'])).toContain('flood');
   });
 
+  it('a server that sends endless small messages is stopped too (a flood by count)', async () => {
+    const g = await open({ policy: mcpPolicy({ fx: fixtureServer(dir, { maxRestarts: 0, tools: { chatter: 'read' } }) }) });
+    const [pid] = startedPids(dir);
+    const chatter = await g.call('mcp.fx.chatter', {});
+    expect(chatter.outcome).toBe('error');
+    expect(chatter.details).toMatchObject({ stopped: 'flood' });
+    expect(alive(pid!)).toBe(false);
+  });
+
   it('a server that dies in a call is reported and restarted; after maxRestarts its tools are removed', async () => {
     const g = await open({ policy: mcpPolicy({ fx: fixtureServer(dir, { maxRestarts: 1, tools: { crash: 'read', echo: 'read' } }) }) });
     const died = await g.call('mcp.fx.crash', {});
