@@ -16,8 +16,16 @@ export const MAX_REGEX_CHARS = 512;
 export const MAX_UNBOUNDED_QUANTIFIERS = 3;
 /** A field with a `pattern` must declare `maxLength` of at most this. */
 export const MAX_PATTERN_INPUT_LENGTH = 256;
+/**
+ * Beyond the seed: the size of the expression once counted repeats are written out, which is what
+ * RE2 compiles (`x{0,1000}` is a thousand copies of x) and what its per-character cost grows with.
+ * Without it, 476 characters of `[\s\S]{0,1000}` repeated, with no unbounded quantifier at all,
+ * took 2.4 s to compile on the main thread. 1000 admits `.{0,256}` four times over and any ID, date
+ * or code format.
+ */
+export const MAX_REGEX_EXPANDED_SIZE = 1000;
 
-export type RegexRule = 'regex-too-long' | 'regex-does-not-compile' | 'nested-unbounded-repeat' | 'too-many-unbounded';
+export type RegexRule = 'regex-too-long' | 'regex-too-large' | 'regex-does-not-compile' | 'nested-unbounded-repeat' | 'too-many-unbounded';
 
 export interface RegexFinding {
   readonly rule: RegexRule;
@@ -44,6 +52,17 @@ export function regexBudgetFinding(pattern: string): RegexFinding | null {
     ast = parser.parsePattern(pattern, 0, pattern.length, { unicode: true });
   } catch (error) {
     return notCompiled(text('JSON Schema(ECMAScript) 정규식 문법', 'JSON Schema (ECMAScript) regular expression syntax'), error);
+  }
+  // Before RE2 compiles it: the size is what makes that compile slow.
+  const size = expandedSize(ast);
+  if (size > MAX_REGEX_EXPANDED_SIZE) {
+    return {
+      rule: 'regex-too-large',
+      message: text(
+        `반복 횟수를 풀어 쓰면 정규식 크기가 ${size}로, 한도 ${MAX_REGEX_EXPANDED_SIZE}을(를) 넘습니다. {m,n}의 상한을 줄이세요(입력은 어차피 maxLength ${MAX_PATTERN_INPUT_LENGTH} 이하입니다).`,
+        `With its counted repeats written out the expression has size ${size}, over the limit of ${MAX_REGEX_EXPANDED_SIZE}. Lower the bounds of {m,n} (the input is at most maxLength ${MAX_PATTERN_INPUT_LENGTH} anyway).`,
+      ),
+    };
   }
   const unsupported = backtrackingOnly(ast);
   if (unsupported) {
@@ -124,6 +143,27 @@ function shapeFinding(ast: AST.Pattern): RegexFinding | null {
     };
   }
   return null;
+}
+
+/** Atoms after writing out `{m,n}` as n copies (an unbounded repeat counts its minimum, at least once). */
+function expandedSize(node: AST.Node): number {
+  switch (node.type) {
+    case 'Pattern':
+    case 'Group':
+    case 'CapturingGroup':
+      return node.alternatives.reduce((sum, alt) => sum + expandedSize(alt), 0);
+    case 'Alternative':
+      return node.elements.reduce((sum, el) => sum + expandedSize(el), 0);
+    case 'Quantifier': {
+      const copies = node.max === Infinity ? Math.max(node.min, 1) : node.max;
+      return Math.min(Number.MAX_SAFE_INTEGER, expandedSize(node.element) * copies);
+    }
+    case 'Assertion':
+      return node.kind === 'lookahead' || node.kind === 'lookbehind' ? node.alternatives.reduce((sum, alt) => sum + expandedSize(alt), 0) : 1;
+    default:
+      // A character, a class, a set (\d, .), a backreference: one position each.
+      return 1;
+  }
 }
 
 function contains(outer: AST.Node, inner: AST.Node): boolean {

@@ -128,6 +128,17 @@ describe('admitExternalSchema: the regex budget', () => {
     expect(rules(at(513))).toEqual([['regex-too-long', '/properties/f/pattern']]);
   });
 
+  it('refuses an expression too large once counted repeats are written out (regex-too-large), before RE2 compiles it', () => {
+    const at = (pattern: string) => rules(withField({ type: 'string', maxLength: 256, pattern }));
+    expect(at('.{0,1000}')).toEqual([]);
+    expect(at('^.{0,1001}$')).toEqual([['regex-too-large', '/properties/f/pattern']]);
+    expect(at('^(?:ab{0,100}){0,10}$')).toEqual([['regex-too-large', '/properties/f/pattern']]);
+    // No unbounded quantifier at all, 465 characters: 2.4 s of RE2 compile on the main thread without the rule.
+    expect(at('[\\s\\S]{0,1000}'.repeat(31))).toEqual([['regex-too-large', '/properties/f/pattern']]);
+    const r = admitExternalSchema(withField({ type: 'string', maxLength: 256, pattern: '^.{0,1001}$' }));
+    expect(r.ok || r.violations[0]?.message).toMatch(/^\[regex-too-large\] 반복 횟수를 풀어 쓰면 정규식 크기가 1003로, 한도 1000/);
+  });
+
   it.each([
     ['(unclosed', 'a syntax error'],
     ['(a)\\1', 'a backreference'],
