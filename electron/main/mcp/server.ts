@@ -179,7 +179,9 @@ export class McpServer {
       tools = await listAll(client, limits);
     } catch (error) {
       clearTimeout(timer);
-      const reason: StopReason = proc.stopCause === 'flood' ? 'flood' : deadline.signal.aborted ? 'start-timeout' : 'start-failed';
+      // Our deadline and the SDK's own request timeout have the same length; either may fire first.
+      const timedOut = deadline.signal.aborted || (error instanceof McpError && error.code === ErrorCode.RequestTimeout);
+      const reason: StopReason = proc.stopCause === 'flood' ? 'flood' : timedOut ? 'start-timeout' : 'start-failed';
       await proc.close();
       await this.ended(reason, proc.end, error);
       return;

@@ -112,6 +112,19 @@ describe('MCP servers listed in the admin policy', () => {
     expect(finished).toMatchObject({ outcome: 'timeout', data: { details: { server: 'fx', tool: 'hang', stopped: 'hang' } } });
   });
 
+  it('Stop cancels a running MCP call at once; the server keeps running for the next call', async () => {
+    const g = await open({ policy: mcpPolicy({ fx: fixtureServer(dir, { callTimeoutMs: 600000, tools: { hang: 'read', echo: 'read' } }) }) });
+    const [pid] = startedPids(dir);
+    const stop = new AbortController();
+    const pending = g.call('mcp.fx.hang', {}, stop.signal);
+    await until(async () => ((await g.auditEvents()) as Event[]).some((e) => e.type === 'execution.started' && e.tool === 'mcp.fx.hang'), 'the call is running');
+    stop.abort();
+    const cancelled = await pending;
+    expect(cancelled.outcome).toBe('cancelled');
+    expect(alive(pid!)).toBe(true);
+    expect((await g.call('mcp.fx.echo', { text: 'still here' })).text).toBe('still here');
+  });
+
   it('a server that hangs on initialize is stopped at startTimeoutMs and its tools never appear', async () => {
     const g = await open({ policy: mcpPolicy({ fx: fixtureServer(dir, { startTimeoutMs: 1000, maxRestarts: 0 }, 'hang-init') }) });
     const pids = startedPids(dir);
