@@ -72,7 +72,7 @@ export async function* readTreeConfined(
   const windowBytes = Math.min(options.windowBytes, settings.maxReadBytes);
   const maxFiles = options.maxFiles ?? Number.POSITIVE_INFINITY;
   const start = await confiner.target(given);
-  const documents = treeDocuments(options.documents, settings.documentStore ?? uncachedStore());
+  const documents = treeDocuments(options.documents, settings.documentStore ?? uncachedStore(), settings.maxReadBytes);
   const startStat = await lstatOrNull(start.path, given);
   if (startStat === null) throw fileError('NOT_FOUND', given);
   if (startStat.isFile()) {

@@ -17,13 +17,16 @@ import { ReadTreeFile } from './tree-file';
 
 export interface TreeDocuments {
   readonly options: DocumentTextOptions;
+  /** The tool's size cap, never above the host's read limit: a document is read whole into memory. */
+  readonly maxBytes: number;
   readonly store: DocumentTextStore;
   readonly extensions: ReadonlySet<string>;
 }
 
-export function treeDocuments(options: DocumentTextOptions | undefined, store: DocumentTextStore): TreeDocuments | undefined {
+export function treeDocuments(options: DocumentTextOptions | undefined, store: DocumentTextStore, maxReadBytes: number): TreeDocuments | undefined {
   if (options === undefined) return undefined;
-  return { options, store, extensions: new Set(options.extensions.map((e) => e.toLowerCase())) };
+  const maxBytes = Math.min(options.maxBytes, maxReadBytes);
+  return { options, store, maxBytes, extensions: new Set(options.extensions.map((e) => e.toLowerCase())) };
 }
 
 /** Whether the file's name has one of the document extensions (any case: "보고서.PDF"). */
@@ -53,16 +56,16 @@ class ReadTreeDocument extends ReadTreeFile {
 /** A document the walk reached, `stat` taken from the descriptor it proved to be `path`. */
 export function treeDocumentFile(path: string, stat: Stats, documents: TreeDocuments, confiner: Confiner): ReadTreeFile {
   const walked = keyOf(stat);
-  const { options, store } = documents;
+  const { options, store, maxBytes } = documents;
   const tooLarge: DocumentText = { ok: false, code: 'TOO_LARGE' };
   const document: TreeDocument = {
     async text({ signal, cachedOnly } = {}) {
       // From the size alone: a document over the cap is not read at all.
-      if (walked.size > options.maxBytes) return tooLarge;
+      if (walked.size > maxBytes) return tooLarge;
       const hit = store.get(options.extractor, walked);
       if (hit !== null) return { ok: true, text: hit, cached: true };
       if (cachedOnly === true) return null;
-      const read = await readWhole(path, confiner, options, store, walked);
+      const read = await readWhole(path, confiner, options, maxBytes, store, walked);
       if (!read.ok) return read.outcome;
       store.noteExtraction();
       const text = await options.extract({ path, bytes: read.bytes }, signal ?? NEVER);
@@ -83,7 +86,7 @@ type WholeRead =
  * The whole document from a freshly proven descriptor. If the file changed since the walk (other
  * identity), its text may be cached under the new identity already.
  */
-async function readWhole(path: string, confiner: Confiner, options: DocumentTextOptions, store: DocumentTextStore, walked: DocumentKey): Promise<WholeRead | { readonly ok: false; readonly outcome: DocumentText }> {
+async function readWhole(path: string, confiner: Confiner, options: DocumentTextOptions, maxBytes: number, store: DocumentTextStore, walked: DocumentKey): Promise<WholeRead> {
   let opened;
   try {
     opened = await openVerifiedForRead(path, confiner, path);
@@ -94,7 +97,7 @@ async function readWhole(path: string, confiner: Confiner, options: DocumentText
   try {
     const key = keyOf(stat);
     if (!sameKey(key, walked)) {
-      if (key.size > options.maxBytes) return { ok: false, outcome: { ok: false, code: 'TOO_LARGE' } };
+      if (key.size > maxBytes) return { ok: false, outcome: { ok: false, code: 'TOO_LARGE' } };
       const hit = store.get(options.extractor, key);
       if (hit !== null) return { ok: false, outcome: { ok: true, text: hit, cached: true } };
     }
