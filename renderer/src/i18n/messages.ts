@@ -131,7 +131,7 @@ export const messages = {
   auditLoading: text('불러오는 중…', 'Loading…'),
   auditSearching: text('더 찾는 중…', 'Searching further…'),
   auditNoEvents: text('조건에 맞는 이벤트가 없습니다.', 'No events match the filters.'),
-  auditShown: text('불러온 이벤트', 'events loaded'),
+  auditShown: text('불러온 이벤트:', 'Events loaded:'),
   auditMore: text('더 있음', 'more below'),
   auditDetail: text('이벤트 상세', 'Event detail'),
   auditDetailEmpty: text('목록에서 이벤트를 고르면 전체 내용이 여기에 나옵니다.', 'Choose an event in the list to see all of it here.'),
