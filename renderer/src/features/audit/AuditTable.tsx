@@ -79,6 +79,18 @@ export function AuditTable({ items, lang, selectedSeq, onSelect, onShown, height
               data-type={item.type}
               data-call={item.callId}
               aria-current={item.seq === selectedSeq ? 'true' : undefined}
+              // The header row is visual only: each row names its columns for a screen reader.
+              aria-label={[
+                `${t('auditColSeq', lang)} ${item.seq}`,
+                pick(item.typeLabel, lang),
+                `${t('auditColTime', lang)} ${item.localTime}`,
+                `${t('auditColUser', lang)} ${user}`,
+                item.tool !== '' ? `${t('auditColTool', lang)} ${item.tool}` : '',
+                item.target !== '' ? `${t('auditColTarget', lang)} ${item.target}` : '',
+                result !== '' ? `${t('auditColResult', lang)} ${result}` : '',
+              ]
+                .filter((part) => part !== '')
+                .join(', ')}
               onClick={() => onSelect(item)}
             >
               <Shown index={i} onShown={onShown} />
