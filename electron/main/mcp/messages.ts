@@ -57,7 +57,7 @@ export const mcpMessages = {
 
   // ── reports for the administrator (CLI stderr, the app's log) ─────────────────────────────
   started: (server: string, tools: number, program: string): Text =>
-    text(`MCP 서버 '${server}'을(를) 시작했습니다(${program}, 도구 ${tools}개).`, `Started the MCP server '${server}' (${program}, ${tools} tools).`),
+    text(`MCP 서버 '${server}'을(를) 시작했습니다(${program}, 알려 준 도구 ${tools}개).`, `Started the MCP server '${server}' (${program}, ${tools} tools listed).`),
   refusedProgram: (server: string, why: string): Text =>
     text(`MCP 서버 '${server}'을(를) 시작하지 않았습니다: ${why}`, `The MCP server '${server}' was not started: ${why}`),
   stopped: (server: string, reason: StopReason, detail: string): Text => {

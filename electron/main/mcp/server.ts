@@ -205,8 +205,8 @@ export class McpServer {
       restarts: this.restarts,
       tools: tools.map((t) => t.name),
     });
-    await this.syncTools(tools);
     deps.notice(mcpMessages.started(this.name, tools.length, this.program));
+    await this.syncTools(tools);
     // It may have ended while we were recording.
     if (proc.end) await this.lost(proc, proc.end);
   }
