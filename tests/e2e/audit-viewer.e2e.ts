@@ -68,6 +68,11 @@ test('150 files moved on approval → the audit viewer shows that call’s chain
   expect(await rowTypes(page)).toEqual([...CALL_CHAIN].reverse());
   const calls = await table.locator('button.audit-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-call')));
   expect(new Set(calls)).toEqual(new Set([callId]));
+  // From the keyboard: arrows move between rows, Enter opens one.
+  await table.locator('button.audit-row').first().focus();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await expect(detail.locator('.audit-detail-title')).toContainText(`#${await table.locator('button.audit-row').nth(1).getAttribute('data-seq')} `);
   // The approval row says who approved what, as the ledger holds it.
   await table.locator('button.audit-row[data-type="approval.decided"]').click();
   await expect(detail.locator('.audit-event')).toContainText('"choice": "allow-once"');

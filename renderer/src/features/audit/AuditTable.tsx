@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, type KeyboardEvent } from 'react';
 import type { Lang } from '../../../../electron/common/i18n';
 import { pick } from '../../../../electron/common/i18n';
 import type { AuditRowView } from '../../../../electron/common/ipc-contract';
@@ -92,6 +92,7 @@ export function AuditTable({ items, lang, selectedSeq, onSelect, onShown, height
                 .filter((part) => part !== '')
                 .join(', ')}
               onClick={() => onSelect(item)}
+              onKeyDown={moveFocus}
             >
               <Shown index={i} onShown={onShown} />
               <span className="seq">{item.seq}</span>
@@ -107,6 +108,19 @@ export function AuditTable({ items, lang, selectedSeq, onSelect, onShown, height
       />
     </div>
   );
+}
+
+/**
+ * Arrow keys move between rows (Enter opens one), so the table is usable without a mouse. Rows are
+ * in the DOM in order, with a few beyond the view (virtual-list overscan); focus scrolls the next
+ * one into view, which renders the rows after it.
+ */
+function moveFocus(e: KeyboardEvent<HTMLButtonElement>): void {
+  if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
+  e.preventDefault();
+  const item = e.currentTarget.closest('[role="listitem"]');
+  const sibling = e.key === 'ArrowDown' ? item?.nextElementSibling : item?.previousElementSibling;
+  sibling?.querySelector<HTMLButtonElement>('button.audit-row')?.focus();
 }
 
 export function decisionWord(decision: string, lang: Lang): string {
