@@ -196,6 +196,14 @@ describe('MCP servers listed in the admin policy', () => {
     expect(refused.text).toContain("Parameter 'text' must be a string. The tool was not executed.");
   });
 
+  it("a server cannot ask Baram's model anything (no sampling capability)", async () => {
+    const g = await open({ policy: mcpPolicy({ fx: fixtureServer(dir, { tools: { ask_model: 'read' } }) }) });
+    const asked = await g.call('mcp.fx.ask_model', {});
+    expect(asked.outcome).toBe('ok');
+    expect(asked.text).toMatch(/^refused: /);
+    expect(asked.text).not.toContain('the client answered');
+  });
+
   it('passes only the whitelisted environment', async () => {
     process.env['BARAM_TEST_SECRET_TOKEN'] = 'do-not-leak';
     try {
