@@ -3,7 +3,6 @@ import type { Lang } from '../../common/i18n';
 import { announcingBroker, type AgentEvent } from '../agent/agent';
 import { ConversationStore, conversationsFile } from '../agent/conversations';
 import { toolCatalog } from '../gate';
-import type { ModelBackend } from '../model';
 import { osUser } from '../runtime/os-user';
 import { auditDir, openSession, type SessionOptions, type Session } from '../runtime/session';
 import type { IpcHandlers } from '../app/ipc';
@@ -13,7 +12,7 @@ import type { EmitEvent } from './emit';
 import { conversationSummary, conversationView } from './conversation-view';
 import { WindowBroker } from './window-broker';
 import { DesktopSettingsStore, desktopSettingsFile } from './desktop-settings';
-import { ModelSlot } from './model-slot';
+import { ModelSlot, type DesktopModel } from './model-slot';
 import { savedModel, SettingsService } from './settings-service';
 import { AuditService } from './audit-service';
 import type { SaveDialog } from './save-dialog';
@@ -39,11 +38,7 @@ export interface DesktopCoreOptions {
   readonly saveDialog?: SaveDialog;
 }
 
-export interface DesktopModel {
-  readonly backend: ModelBackend;
-  /** How the model is named in the conversation list (URL or file). */
-  readonly label: string;
-}
+export type { DesktopModel };
 
 export interface DesktopCore {
   readonly handlers: IpcHandlers;

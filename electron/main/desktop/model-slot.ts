@@ -1,4 +1,10 @@
-import type { DesktopModel } from './desktop-core';
+import type { ModelBackend } from '../model';
+
+export interface DesktopModel {
+  readonly backend: ModelBackend;
+  /** How the model is named in the conversation list (URL or file). */
+  readonly label: string;
+}
 
 /**
  * The model the window's chat uses now. The settings screen can replace it between requests; the

@@ -10,9 +10,8 @@ import { checkModel, createBackend } from '../model';
 import { modelSourceAllowed, policyWarnings, type ModelSource, type SessionGrant } from '../policy';
 import type { Session } from '../runtime/session';
 import type { SettingsHandlers } from '../app/handlers';
-import type { DesktopModel } from './desktop-core';
 import type { DesktopSettingsStore } from './desktop-settings';
-import type { ModelSlot } from './model-slot';
+import type { DesktopModel, ModelSlot } from './model-slot';
 
 /**
  * The settings screen behind the contract (issue 17 scope 5): the UI language (saved), the model
