@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { verifyExportFile } from '../../electron/main/audit';
 import { tamper } from '../helpers/tampered-ledgers';
 import { startPreviewHarness, type PreviewHarness } from '../helpers/preview-harness';
 import { textTurn, toolCallTurn, type Turn } from '../helpers/scripted-model-server';
@@ -104,6 +105,17 @@ test('150 files moved on approval → the audit viewer shows that call’s chain
   expect(csv).toContain('filesystem.move');
   expect(csv).toContain(callId as string);
   expect(harness.saveDialog.requests().at(-1)?.extension).toBe('csv');
+  // The other formats the same way; the JSONL export verifies on its own (what a recipient checks).
+  for (const [format, extension] of [['jsonl', 'jsonl'], ['syslog', 'log'], ['cef', 'cef']] as const) {
+    const file = join(harness.dataDir, '..', `chosen-by-dialog.${extension}`);
+    harness.saveDialog.answerNext(file);
+    await exporter.getByLabel('형식', { exact: true }).selectOption(format);
+    await exporter.getByRole('button', { name: '내보내기…' }).click();
+    await expect(exporter.locator('[data-exported]')).toHaveAttribute('data-exported', file);
+    expect(readFileSync(file, 'utf8')).toContain('filesystem.move');
+    expect(harness.saveDialog.requests().at(-1)?.extension).toBe(extension);
+    if (format === 'jsonl') expect(verifyExportFile(file, {}).verdict.ok).toBe(true);
+  }
   // Cancel in the dialog: nothing written, the page says so.
   harness.saveDialog.answerNext(null);
   await exporter.getByLabel('형식', { exact: true }).selectOption('jsonl');
