@@ -3,7 +3,7 @@ import type { ApprovalRequest } from './approval';
 import type { Outcome, Risk } from './domain';
 import type { Lang, Text } from './i18n';
 import type { requestSchemas } from './ipc-schemas';
-import type { GrantView, ModelCheckView, ModelStatus, PolicyView, SettingsView } from './settings-view';
+import type { GrantView, ModelCheckView, ModelStatus, ModelUseResult, PolicyView, SettingsView } from './settings-view';
 
 /**
  * The one typed IPC contract (DESIGN idiom 5), in two halves:
@@ -134,7 +134,7 @@ interface Responses {
   readonly 'settings:set-lang': { readonly lang: Lang };
   readonly 'model:status': ModelStatus;
   readonly 'model:check': ModelCheckView;
-  readonly 'model:use': ModelStatus;
+  readonly 'model:use': ModelUseResult;
   readonly 'policy:view': PolicyView;
   readonly 'grants:list': readonly GrantView[];
   readonly 'grants:revoke': { readonly revoked: number };

@@ -18,6 +18,12 @@ export interface ModelStatus {
   readonly message: Text;
 }
 
+/**
+ * The answer to "use this model": in use now (and saved), or refused with the reason in words
+ * (not on the administrator's list, not an address or a full path).
+ */
+export type ModelUseResult = { readonly used: true; readonly status: ModelStatus } | { readonly used: false; readonly message: Text };
+
 /** A connection check from the settings screen (no prompt is sent: a check carries no documents). */
 export interface ModelCheckView {
   readonly target: string;

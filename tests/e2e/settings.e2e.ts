@@ -67,7 +67,7 @@ test('the model: status in the chat, a connection check says OK, unreachable in 
   await expect(result).toContainText('관리자가 모델 서버 http://10.20.30.40:8080을(를) 허용하지 않았습니다');
   await expect(result.locator('[data-allowed]')).toHaveAttribute('data-allowed', 'false');
   await page.getByRole('button', { name: '이 모델 사용' }).click();
-  await expect(page.getByRole('alert')).toBeVisible();
+  await expect(result.locator('.model-refused')).toContainText('관리자가 모델 서버 http://10.20.30.40:8080을(를) 허용하지 않았습니다');
   await expect(page.locator('.model-current')).toHaveText(harness.model.url);
 
   await page.getByRole('button', { name: 'English' }).click();

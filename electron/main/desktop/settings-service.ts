@@ -4,7 +4,7 @@ import { isAbsolute, join } from 'node:path';
 import { RISKS } from '../../common/domain';
 import { text, type Lang, type Text } from '../../common/i18n';
 import { ipcFail, ipcOk, type IpcResult } from '../../common/ipc-contract';
-import type { GrantView, ModelCheckView, ModelStatus, PolicyView, SettingsView } from '../../common/settings-view';
+import type { GrantView, ModelCheckView, ModelStatus, ModelUseResult, PolicyView, SettingsView } from '../../common/settings-view';
 import { toolCatalog } from '../gate';
 import { checkModel, createBackend } from '../model';
 import { modelSourceAllowed, policyWarnings, type ModelSource, type SessionGrant } from '../policy';
@@ -105,17 +105,17 @@ export class SettingsService {
     return { target, allowed: true, reachable, model: check.model, kind: check.kind, message, problems: check.problems };
   }
 
-  async use(raw: string): Promise<IpcResult<ModelStatus>> {
+  async use(raw: string): Promise<IpcResult<ModelUseResult>> {
     if (this.o.busy()) return ipcFail('BUSY', 'a request is running; the model changes once it ends');
     const target = raw.trim();
     const source = sourceOf(target);
-    if ('problem' in source) return ipcFail('BAD_REQUEST', source.problem.en);
+    if ('problem' in source) return ipcOk({ used: false, message: source.problem });
     const verdict = modelSourceAllowed(this.o.session.policy, source);
-    if (!verdict.ok) return ipcFail('BAD_REQUEST', verdict.message.en);
+    if (!verdict.ok) return ipcOk({ used: false, message: verdict.message });
     const model: DesktopModel = { backend: createBackend(source.kind === 'url' ? source.url : source.path), label: target };
     await this.o.models.replace(model);
     this.o.store.update({ model: target });
-    return ipcOk(await this.status());
+    return ipcOk({ used: true, status: await this.status() });
   }
 
   policy(): PolicyView {

@@ -60,7 +60,9 @@ describe('settings on the real core', () => {
   it('a model the policy does not list is refused and never saved; a relative file path is refused in words', async () => {
     const { open, url } = await setup();
     const core = await open();
-    expect(await core.handlers['model:use']({ target: 'http://10.0.0.9:8080' })).toMatchObject({ ok: false, error: { code: 'BAD_REQUEST' } });
+    const refused = await core.handlers['model:use']({ target: 'http://10.0.0.9:8080' });
+    expect(refused).toMatchObject({ ok: true, value: { used: false } });
+    if (refused.ok && !refused.value.used) expect(refused.value.message.en).toContain('has not allowed the model server http://10.0.0.9:8080');
     const relative = await core.handlers['model:check']({ target: 'models/qwen.gguf' });
     expect(relative).toMatchObject({ ok: true, value: { allowed: false, reachable: false } });
     if (relative.ok) expect(relative.value.message.ko).toContain('전체 경로');
@@ -81,7 +83,7 @@ describe('settings on the real core', () => {
       expect(check).toMatchObject({ ok: true, value: { allowed: true, reachable: true, kind: 'embedded' } });
       const outside = await core.handlers['model:check']({ target: join(root, 'other.gguf') });
       expect(outside).toMatchObject({ ok: true, value: { allowed: false } });
-      expect(await core.handlers['model:use']({ target: tiny })).toMatchObject({ ok: true, value: { target: tiny, state: 'connected' } });
+      expect(await core.handlers['model:use']({ target: tiny })).toMatchObject({ ok: true, value: { used: true, status: { target: tiny, state: 'connected' } } });
       await core.close();
       const again = await open();
       expect(await again.handlers['settings:get']({})).toMatchObject({ ok: true, value: { modelTarget: tiny } });

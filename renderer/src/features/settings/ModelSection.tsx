@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { pick, type Lang } from '../../../../electron/common/i18n';
 import type { BaramApi, IpcErrorCode } from '../../../../electron/common/ipc-contract';
-import type { ModelCheckView } from '../../../../electron/common/settings-view';
+import type { ModelCheckView, ModelUseResult } from '../../../../electron/common/settings-view';
 import { ipcErrorMessage, t } from '../../i18n';
 import { useIpcValue } from './use-ipc';
 
@@ -17,7 +17,7 @@ export function ModelSection({ bridge, lang, onModelChanged }: { readonly bridge
   const [target, setTarget] = useState('');
   const [checking, setChecking] = useState(false);
   const [check, setCheck] = useState<ModelCheckView | null>(null);
-  const [used, setUsed] = useState(false);
+  const [used, setUsed] = useState<ModelUseResult | null>(null);
   const [error, setError] = useState<IpcErrorCode | null>(null);
 
   const current = settings.value?.modelTarget ?? null;
@@ -30,7 +30,7 @@ export function ModelSection({ bridge, lang, onModelChanged }: { readonly bridge
     const value = target.trim();
     if (!value) return;
     setError(null);
-    setUsed(false);
+    setUsed(null);
     setChecking(true);
     const done = () => setChecking(false);
     if (what === 'check') {
@@ -47,7 +47,8 @@ export function ModelSection({ bridge, lang, onModelChanged }: { readonly bridge
         (r) => {
           done();
           if (!r.ok) return setError(r.error.code);
-          setUsed(true);
+          setUsed(r.value);
+          if (!r.value.used) return;
           settings.reload();
           onModelChanged();
         },
@@ -114,7 +115,8 @@ export function ModelSection({ bridge, lang, onModelChanged }: { readonly bridge
             )}
           </div>
         )}
-        {used && <p className="check-ok">{t('settingsModelUsed', lang)}</p>}
+        {used?.used === true && <p className="check-ok">{t('settingsModelUsed', lang)}</p>}
+        {used?.used === false && <p className="check-bad model-refused">{pick(used.message, lang)}</p>}
       </div>
       {error && (
         <p className="notice" role="alert">
