@@ -21,6 +21,8 @@ export type AuditEventType =
   | 'execution.finished'
   | 'gate.error'
   | 'toolset.changed'
+  /** An "allow for this session" grant withdrawn in the settings screen. */
+  | 'session.grant.revoked'
   // An MCP server's life in a session (issue 19): started, tools listed or rejected, stopped, restarted.
   | 'mcp.server'
   // Written by the ledger itself (electron/main/audit):

@@ -3,6 +3,8 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import type { Lang } from '../../electron/common/i18n';
+import { readLedgerRows } from '../../electron/main/audit';
+import { auditDir } from '../../electron/main/runtime/session';
 import { startPreviewHarness, type PreviewHarness } from '../helpers/preview-harness';
 import { textTurn, toolCallTurn } from '../helpers/scripted-model-server';
 import { expectAccessible } from './a11y';
@@ -168,6 +170,9 @@ test('a grant made with "allow for this session" is listed in settings; revoked,
   await expectAccessible(page, 'settings-grants.ko');
   await grant.getByRole('button', { name: /^취소/ }).click();
   await expect(page.getByText('이 세션에서 "이 세션 동안 허용"을 고른 적이 없습니다.')).toBeVisible();
+  // The ledger shows the grant's end as it shows its start.
+  const revoked = [...readLedgerRows(auditDir(harness.dataDir))].map((row) => JSON.parse(row.body) as { type: string; tool?: string; target?: string[] }).find((e) => e.type === 'session.grant.revoked');
+  expect(revoked).toMatchObject({ tool: 'filesystem.write', target: [join(harness.workspace, '메모.txt')] });
 
   await page.getByRole('navigation').getByRole('button', { name: '대화' }).click();
   await box.fill('한 번 더 고쳐줘');

@@ -71,6 +71,7 @@ export async function openDesktopCore(o: DesktopCoreOptions): Promise<DesktopCor
     models,
     startLang: o.lang,
     ...(o.session.policyFile ? { policyFile: o.session.policyFile } : {}),
+    user: `os:${osUser()}`,
     busy: () => chatService.busy,
   });
   const audit = new AuditService({ dir: auditDir(session.dataDir), version: o.version, ...(o.saveDialog ? { saveDialog: o.saveDialog } : {}) });

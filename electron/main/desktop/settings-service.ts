@@ -27,6 +27,8 @@ export interface SettingsServiceOptions {
   readonly startLang: Lang;
   /** The admin policy file the session loaded; absent: the built-in policy. */
   readonly policyFile?: string;
+  /** Who acts in this window ("os:kim"), recorded with a revoked grant. */
+  readonly user: string;
   /** True while a request runs: the model is not swapped under it. */
   readonly busy: () => boolean;
 }
@@ -52,8 +54,8 @@ export class SettingsService {
       'model:use': (r) => this.use(r.target),
       'policy:view': () => ipcOk(this.policy()),
       'grants:list': () => ipcOk(this.grants()),
-      'grants:revoke': (r) => {
-        const revoked = this.o.session.gate.revokeSessionGrants((g) => grantId(g) === r.id);
+      'grants:revoke': async (r) => {
+        const revoked = await this.o.session.gate.revokeSessionGrants((g) => grantId(g) === r.id, this.o.user);
         return revoked > 0 ? ipcOk({ revoked }) : ipcFail('NOT_FOUND', 'no session grant has that id');
       },
     };

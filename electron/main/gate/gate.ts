@@ -114,17 +114,24 @@ export class Gate {
 
   /**
    * Withdraws the grants `which` selects; the next such call asks again. In place: every call run
-   * holds this same array. Returns how many were withdrawn.
+   * holds this same array. The withdrawal holds at once; then it is recorded (who, which grants),
+   * so the ledger shows a grant's end as it shows its start (approval.decided, allow-session).
+   * Returns how many were withdrawn.
    */
-  revokeSessionGrants(which: (grant: SessionGrant) => boolean): number {
-    let removed = 0;
+  async revokeSessionGrants(which: (grant: SessionGrant) => boolean, by: string): Promise<number> {
+    const removed: SessionGrant[] = [];
     for (let i = this.#grants.length - 1; i >= 0; i--) {
-      if (which(this.#grants[i]!)) {
-        this.#grants.splice(i, 1);
-        removed++;
-      }
+      if (which(this.#grants[i]!)) removed.push(...this.#grants.splice(i, 1));
     }
-    return removed;
+    if (removed.length > 0) {
+      await this.#options.audit.append({
+        type: 'session.grant.revoked',
+        tool: removed[0]!.tool,
+        target: removed.flatMap((g) => g.values),
+        data: { by, grants: removed.map((g) => ({ tool: g.tool, kind: g.kind, values: g.values })) },
+      });
+    }
+    return removed.length;
   }
 
   async stop(): Promise<number> {

@@ -25,6 +25,7 @@ const EVENT_TYPE_LABELS: Readonly<Record<AuditEventType, Text>> = {
   'execution.finished': { ko: '실행 완료', en: 'Execution finished' },
   'gate.error': { ko: '게이트 오류', en: 'Gate error' },
   'toolset.changed': { ko: '도구 목록 변경', en: 'Toolset changed' },
+  'session.grant.revoked': { ko: '세션 허용 취소', en: 'Session grant revoked' },
   'mcp.server': { ko: 'MCP 서버', en: 'MCP server' },
   'audit.verify': { ko: '감사 기록 검증', en: 'Audit verified' },
   'audit.export': { ko: '감사 기록 내보내기', en: 'Audit exported' },
