@@ -1,5 +1,4 @@
 import { closeSync, constants, openSync, readlinkSync, realpathSync } from 'node:fs';
-import { open, readlink, realpath } from 'node:fs/promises';
 import { fileError, isErrno } from './errors';
 import type { PathRules } from './path-rules';
 import { realForm } from '../../policy/paths';
@@ -172,30 +171,6 @@ export class Confiner {
    * walk that way cost O(depth²) system calls, each itself O(depth) in the kernel (issue 14
    * class 12: 1,000 nested folders ≈ 15 s). Elsewhere, or without /proc, realpath as before.
    */
-  async stillResolvesTo(dir: string): Promise<boolean> {
-    if (useProcFd()) {
-      let fh;
-      try {
-        fh = await open(dir, DIRECTORY_PROOF_FLAGS);
-      } catch {
-        return false;
-      }
-      try {
-        return this.sameLocation(await readlink(`/proc/self/fd/${fh.fd}`), dir);
-      } catch {
-        procFd = false; // /proc hidden (a container): fall back for the rest of the process
-      } finally {
-        await fh.close().catch(() => undefined);
-      }
-    }
-    try {
-      return this.sameLocation(await realpath(dir), dir);
-    } catch {
-      return false;
-    }
-  }
-
-  /** stillResolvesTo with synchronous calls, for the tree reader. */
   stillResolvesToSync(dir: string): boolean {
     if (useProcFd()) {
       let fd: number;

@@ -1,5 +1,5 @@
 import { lstatSync, readdirSync, type Dirent, type Stats } from 'node:fs';
-import { lstat, readdir } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import type { EntryType, FileInfo, Fingerprint } from '../../../common/file-access';
 import type { Confiner } from './confine';
 import { fromOsError, isErrno } from './errors';
@@ -65,6 +65,15 @@ export async function lstatIfPresent(p: string): Promise<Stats | null> {
   }
 }
 
+/**
+ * For walks made of synchronous calls: a function to await between steps that hands the event
+ * loop back (a macrotask, so timers and I/O callbacks run) once every `steps` calls.
+ */
+export function yieldEvery(steps: number): () => Promise<void> {
+  let count = 0;
+  return () => (++count % steps === 0 ? new Promise<void>((resolve) => setImmediate(resolve)) : Promise.resolve());
+}
+
 /** A sub-folder we may not read (permissions) is passed over during a traversal, not fatal to it. */
 export function isUnreadable(e: unknown): boolean {
   return isErrno(e, 'EACCES', 'EPERM');
@@ -86,21 +95,9 @@ export function compareDirentsFoldersFirst(a: Dirent, b: Dirent): number {
  * Reads one directory we reached without following links. Returns null if the directory is gone,
  * or if it no longer resolves to itself: a folder swapped for a symlink between the parent's
  * listing and this read would otherwise take the traversal outside the roots. One realpath per
- * directory, not per file, keeps this cheap on the search hot path.
+ * directory, not per file, keeps this cheap on the search hot path. Synchronous, as every walk's
+ * metadata calls are (docs/2026-12-03-host-metadata-calls-sync.md).
  */
-export async function readDirectoryChecked(dir: string, confiner: Confiner): Promise<Dirent[] | null> {
-  let dirents: Dirent[];
-  try {
-    dirents = await readdir(dir, { withFileTypes: true });
-  } catch (e) {
-    if (isErrno(e, 'ENOENT', 'ENOTDIR')) return null;
-    throw e;
-  }
-  if (!(await confiner.stillResolvesTo(dir))) return null;
-  return dirents;
-}
-
-/** readDirectoryChecked with synchronous calls, for the tree reader (same checks, same outcomes). */
 export function readDirectoryCheckedSync(dir: string, confiner: Confiner): Dirent[] | null {
   let dirents: Dirent[];
   try {
@@ -124,13 +121,6 @@ export function hasUnknownType(dirent: ListedEntry): boolean {
  * Dirent types come from the directory itself; a few file systems (some network shares, old XFS)
  * report "unknown", and then only an lstat can tell.
  */
-export async function resolveUnknownType(dirent: Dirent, p: string): Promise<EntryType | null> {
-  if (!hasUnknownType(dirent)) return entryType(dirent);
-  const st = await lstatIfPresent(p);
-  return st === null ? null : entryType(st);
-}
-
-/** resolveUnknownType with a synchronous lstat, for the tree reader. */
 export function resolveUnknownTypeSync(dirent: ListedEntry, p: string): EntryType | null {
   if (!hasUnknownType(dirent)) return entryType(dirent);
   let st: Stats;

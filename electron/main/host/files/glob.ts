@@ -1,7 +1,7 @@
 import type { Dirent } from 'node:fs';
 import { FileAccessError, isFileAccessError } from '../../../common/file-access';
 import type { Confiner } from './confine';
-import { compareNames, isUnreadable, lstatOrNull, readDirectoryChecked, resolveUnknownType } from './entries';
+import { compareNames, isUnreadable, lstatOrNull, readDirectoryCheckedSync, resolveUnknownTypeSync, yieldEvery } from './entries';
 import { fileError } from './errors';
 import { compileGlob, GlobSyntaxError, hasGlobChars, splitGlobBase, type CompiledGlob } from './glob-match';
 
@@ -63,11 +63,14 @@ export async function globConfined(confiner: Confiner, pattern: string, maxMatch
 
   const matches: string[] = [];
   const api = rules.api;
+  // Synchronous calls, the event loop handed back every 256 folders (see walk.ts).
+  const pause = yieldEvery(256);
 
   async function visit(dir: string, relDir: string, depth: number): Promise<void> {
     let dirents: Dirent[] | null;
     try {
-      dirents = await readDirectoryChecked(dir, confiner);
+      await pause();
+      dirents = readDirectoryCheckedSync(dir, confiner);
     } catch (e) {
       if (isUnreadable(e)) return;
       throw e;
@@ -86,7 +89,7 @@ export async function globConfined(confiner: Confiner, pattern: string, maxMatch
       }
       if (depth + 1 >= glob.maxDepth) continue;
       if (!glob.namesHidden && dirent.name.startsWith('.')) continue;
-      if ((await resolveUnknownType(dirent, child)) === 'directory') await visit(child, rel, depth + 1);
+      if (resolveUnknownTypeSync(dirent, child) === 'directory') await visit(child, rel, depth + 1);
     }
   }
 

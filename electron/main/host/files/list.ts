@@ -1,12 +1,11 @@
 import type { FileInfo } from '../../../common/file-access';
-import { mapLimit } from './concurrency';
+import { lstatSync, type Stats } from 'node:fs';
 import type { Confiner } from './confine';
-import { compareDirentsFoldersFirst, isUnreadable, lstatIfPresent, lstatOrNull, readDirectoryChecked, toFileInfo } from './entries';
-import { fileError, fromOsError } from './errors';
+import { compareDirentsFoldersFirst, isUnreadable, lstatOrNull, readDirectoryCheckedSync, toFileInfo, yieldEvery } from './entries';
+import { fileError, fromOsError, isErrno } from './errors';
 
 /** Default cap on entries returned; a listing is for a model's context, never for a whole disk. */
 export const DEFAULT_LIST_MAX_ENTRIES = 10_000;
-const LSTAT_CONCURRENCY = 16;
 
 /**
  * Lists a folder: folders first, then files, each by name. Recursive listings are depth-first,
@@ -28,11 +27,15 @@ export async function listConfined(
 
   const out: FileInfo[] = [];
   const api = confiner.rules.api;
+  // Synchronous calls, the event loop handed back between folders and every 512 entries, as in
+  // walk.ts (docs/2026-12-03-host-metadata-calls-sync.md).
+  const pause = yieldEvery(512);
 
   async function visit(dir: string, top: boolean): Promise<void> {
     let dirents;
     try {
-      dirents = await readDirectoryChecked(dir, confiner);
+      await pause();
+      dirents = readDirectoryCheckedSync(dir, confiner);
     } catch (e) {
       if (!top && isUnreadable(e)) return;
       throw fromOsError(e, given);
@@ -45,10 +48,10 @@ export async function listConfined(
     dirents.sort(compareDirentsFoldersFirst);
     const room = limit - out.length;
     const chosen = dirents.slice(0, Math.max(0, room));
-    const stats = await mapLimit(chosen, LSTAT_CONCURRENCY, (d) => lstatIfPresent(api.join(dir, d.name)));
-    for (const [i, dirent] of chosen.entries()) {
-      const st = stats[i];
-      if (st === null || st === undefined) continue; // deleted since the directory was read
+    for (const dirent of chosen) {
+      await pause();
+      const st = lstatIfPresentNow(api.join(dir, dirent.name));
+      if (st === null) continue; // deleted since the directory was read
       const child = api.join(dir, dirent.name);
       out.push(toFileInfo(child, st));
       if (out.length >= limit) return;
@@ -63,4 +66,14 @@ export async function listConfined(
     throw fromOsError(e, given);
   }
   return out;
+}
+
+function lstatIfPresentNow(p: string): Stats | null {
+  try {
+    return lstatSync(p, { throwIfNoEntry: false }) ?? null;
+  } catch (e) {
+    // ENOTDIR: the folder was replaced by a file since it was read.
+    if (isErrno(e, 'ENOENT', 'ENOTDIR')) return null;
+    throw e;
+  }
 }
