@@ -228,7 +228,7 @@ class RequestRun {
         if (repairing) return { status: 'failed', answer: pick(agentMessages.repairFailed, o.lang), steps: step, raw: rawOf(turn) };
         repairing = true;
         o.onEvent?.({ type: 'repair', problems });
-        this.save({ role: 'user', content: repairNote(problems, o.lang) });
+        this.save({ role: 'user', content: repairNote(problems, o.lang), note: 'repair' });
       } else {
         repairing = false;
       }

@@ -23,7 +23,11 @@ export interface ToolCall {
 }
 
 export type ModelMessage =
-  | { readonly role: 'system' | 'user'; readonly content: string }
+  /**
+   * `note: 'repair'`: a user turn Baram wrote itself (the repair round's note), sent to the model as
+   * a user message but not shown as something the person said. Backends never send the field.
+   */
+  | { readonly role: 'system' | 'user'; readonly content: string; readonly note?: 'repair' }
   | { readonly role: 'assistant'; readonly content: string; readonly toolCalls?: readonly ToolCall[] }
   | { readonly role: 'tool'; readonly toolCallId: string; readonly toolName: string; readonly content: string };
 

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { answerTo } from '../../../electron/common/approval';
 import { Agent, announcingBroker, type AgentEvent, type AgentOptions } from '../../../electron/main/agent/agent';
 import { ConversationStore } from '../../../electron/main/agent/conversations';
+import { conversationView } from '../../../electron/main/desktop/conversation-view';
 import type { ModelMessage } from '../../../electron/main/model';
 import { useTestGate, type TestGate } from '../../helpers/gate-harness';
 import { scriptedBackend, type ScriptedTurn } from '../../helpers/scripted-backend';
@@ -115,6 +116,12 @@ describe('agent loop', () => {
     expect(calls.map((c) => c.arguments)).toEqual([{ path: '메모.txt' }]);
     expect(saved.meta.status).toBe('answered');
     expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(['thinking', 'calling', 'called', 'repair', 'step', 'text', 'done']));
+    // The repair note went to the model as a user turn, but the window shows only what the person said.
+    expect(saved.messages.filter((m) => m.role === 'user').map((m) => ('note' in m ? m.note : undefined))).toEqual([undefined, 'repair']);
+    expect(conversationView(saved).messages).toEqual([
+      { role: 'user', text: '메모' },
+      { role: 'assistant', text: '목요일' },
+    ]);
   });
 });
 
