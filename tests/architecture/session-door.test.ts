@@ -44,6 +44,10 @@ describe('Session', () => {
       'finishRequest',
       'recordRequest',
       'removeTool',
+      // Issue 17's settings: copies of the "allow for this session" grants, and their withdrawal
+      // (it only tightens, and is recorded). Neither reaches a capability.
+      'revokeSessionGrants',
+      'sessionGrants',
       'start',
       'stop',
       'tools',
