@@ -163,6 +163,10 @@ test('a filter the query engine refuses gets its ko/en answer; an empty result s
   expect(harness.saveDialog.requests()).toHaveLength(0);
   await screenshot(page, 'audit-no-match', 'ko');
   await expectAccessible(page, 'audit-no-match.ko');
+  await page.getByRole('button', { name: 'English' }).click();
+  await expect(table.getByRole('status')).toHaveText(/^No event/);
+  await screenshot(page, 'audit-no-match', 'en');
+  await expectAccessible(page, 'audit-no-match.en');
 });
 
 test('verify over an edited row: FAILED, the first bad seq and why, in the CLI’s words (ko and en)', async ({ page }) => {

@@ -59,6 +59,10 @@ test('an unanswered approval times out to deny: the dialog closes, nothing moves
   expect(readdirSync(join(harness.workspace, '받은 문서')).sort()).toEqual(['a.txt', 'b.txt']);
   await screenshot(page, 'chat-denied', 'en');
   await expectAccessible(page, 'chat-denied.en');
+  await page.getByRole('button', { name: '한국어' }).click();
+  await expect(page.locator('.tool-card [data-outcome="denied"]')).toHaveText('거부됨');
+  await screenshot(page, 'chat-denied', 'ko');
+  await expectAccessible(page, 'chat-denied.ko');
 });
 
 test('an approval still open when the page reloads is shown again, and can be answered', async ({ page }) => {

@@ -134,6 +134,10 @@ test('the policy in force is shown read-only, with what the administrator locked
   await expect(policy.locator('input, textarea, select')).toHaveCount(0);
   await screenshot(page, 'settings-policy', 'ko');
   await expectAccessible(page, 'settings-policy.ko');
+  await page.getByRole('button', { name: 'English' }).click();
+  await expect(page.getByRole('region', { name: 'Policy in force (read-only)' })).toContainText('filesystem.delete(**/*.hwp)');
+  await screenshot(page, 'settings-policy', 'en');
+  await expectAccessible(page, 'settings-policy.en');
 });
 
 test('a grant made with "allow for this session" is listed in settings; revoked, the next call asks again', async ({ page }) => {
@@ -168,6 +172,11 @@ test('a grant made with "allow for this session" is listed in settings; revoked,
   await expect(grant).toContainText(join(harness.workspace, '메모.txt'));
   await screenshot(page, 'settings-grants', 'ko');
   await expectAccessible(page, 'settings-grants.ko');
+  await page.getByRole('button', { name: 'English' }).click();
+  await expect(page.getByRole('list', { name: 'Allowed for this session' }).getByRole('listitem')).toHaveCount(1);
+  await screenshot(page, 'settings-grants', 'en');
+  await expectAccessible(page, 'settings-grants.en');
+  await page.getByRole('button', { name: '한국어' }).click();
   await grant.getByRole('button', { name: /^취소/ }).click();
   await expect(page.getByText('이 세션에서 "이 세션 동안 허용"을 고른 적이 없습니다.')).toBeVisible();
   // The ledger shows the grant's end as it shows its start.

@@ -5,15 +5,13 @@ import { ApprovalQueue } from '../features/approval/ApprovalQueue';
 import { AuditScreen } from '../features/audit/AuditScreen';
 import { ChatScreen } from '../features/chat/ChatScreen';
 import { SettingsScreen } from '../features/settings/SettingsScreen';
-import { DEFAULT_LANG, t } from '../i18n';
+import { DEFAULT_LANG, LANG_NAMES, t } from '../i18n';
 import type { MessageKey } from '../i18n/messages';
 
 export interface AppProps {
   /** window.baram, or null when the page runs without the desktop bridge. */
   readonly bridge: BaramApi | null;
 }
-
-const LANG_NAMES: Readonly<Record<Lang, string>> = { ko: '한국어', en: 'English' };
 
 /**
  * The screens of the window. To add one: a name here, its label key in SCREENS, its element in

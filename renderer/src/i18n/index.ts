@@ -29,3 +29,6 @@ export function decisionLabel(decision: Decision, lang: Lang): string {
 export function ruleSourceLabel(source: RuleSource, lang: Lang): string {
   return pick(ruleSourceLabels[source], lang);
 }
+
+/** Each language named in itself, as the language switches show it. */
+export const LANG_NAMES: Readonly<Record<Lang, string>> = { ko: '한국어', en: 'English' };

@@ -1,7 +1,5 @@
 import { LANGS, type Lang } from '../../../../electron/common/i18n';
-import { t } from '../../i18n';
-
-const LANG_NAMES: Readonly<Record<Lang, string>> = { ko: '한국어', en: 'English' };
+import { LANG_NAMES, t } from '../../i18n';
 
 export function LanguageSection({ lang, onLang }: { readonly lang: Lang; readonly onLang: (lang: Lang) => void }) {
   return (
