@@ -1,6 +1,6 @@
 export { gapMarkerPath, sealKeyPath } from './ledger/audit-ledger';
 export type { AuditLedger } from './ledger/audit-ledger';
-export { verifyLedger } from './ledger/verify';
+export { verifyLedger, verifyLedgerInTurns } from './ledger/verify';
 export { readLedgerRows, type SegmentRow } from './ledger/read-rows';
 export { type LedgerVerdict, type LedgerDamage, type LedgerReport, type VerifyOptions } from './ledger/verify-rows';
 export { type LedgerIdentity, type StoredEventBody } from './ledger/canonical-event';

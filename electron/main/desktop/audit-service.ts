@@ -26,7 +26,7 @@ import {
   readLedgerRows,
   rowsAround,
   takeCheckpoint,
-  verifyLedger,
+  verifyLedgerInTurns,
   type ExportFormat,
   type LedgerVerdict,
   type StoredEventBody,
@@ -78,10 +78,14 @@ export class AuditService {
     });
   }
 
-  /** `baram audit verify` on the folder: verdict, the rows around the first bad seq, index check, recorded as audit.verify. */
+  /**
+   * `baram audit verify` on the folder: verdict, the rows around the first bad seq, index check,
+   * recorded as audit.verify. The chain is walked in turns (verifyLedgerInTurns) so the window
+   * keeps answering while a big ledger is verified.
+   */
   async verify(): Promise<IpcResult<AuditVerifyResult>> {
     const dir = this.o.dir;
-    const verdict = verifyLedger(dir, {});
+    const verdict = await verifyLedgerInTurns(dir);
     const indexProblems = listSegments(dir).flatMap((segment) => {
       const check = checkSegmentIndexes(segment.file);
       return check.ok ? [] : check.problems.map((problem) => `${basename(segment.file)}: ${problem}`);
