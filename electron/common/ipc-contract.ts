@@ -127,8 +127,21 @@ export interface AuditCheckpointView {
   readonly qr?: QrPicture;
 }
 
+/**
+ * Something the session reports on its own, outside any request: an MCP server of the admin
+ * policy that could not start, stopped, or was restarted (issue 19). The same reports go to the
+ * ledger and, in the CLI, to stderr.
+ */
+export interface AppNotice {
+  readonly id: number;
+  /** ISO 8601, when the session reported it. */
+  readonly at: string;
+  readonly text: Text;
+}
+
 interface Responses {
   readonly 'app:info': AppInfo;
+  readonly 'notices:list': readonly AppNotice[];
   readonly 'tools:list': readonly ToolSummary[];
   readonly 'settings:get': SettingsView;
   readonly 'settings:set-lang': { readonly lang: Lang };
@@ -172,6 +185,7 @@ export interface ApprovalClosed {
 }
 
 export interface IpcEvents {
+  readonly 'app:notice': AppNotice;
   readonly 'chat:event': ChatEvent;
   readonly 'approval:request': ApprovalRequest;
   readonly 'approval:closed': ApprovalClosed;
@@ -180,7 +194,7 @@ export interface IpcEvents {
 export type IpcEventName = keyof IpcEvents;
 
 /** The runtime event list; `satisfies` makes a missing or extra name a compile error. */
-const EVENT_NAMES = { 'chat:event': true, 'approval:request': true, 'approval:closed': true } as const satisfies Record<IpcEventName, true>;
+const EVENT_NAMES = { 'app:notice': true, 'chat:event': true, 'approval:request': true, 'approval:closed': true } as const satisfies Record<IpcEventName, true>;
 export const IPC_EVENTS: readonly IpcEventName[] = Object.freeze(Object.keys(EVENT_NAMES) as IpcEventName[]);
 
 export function isIpcEvent(value: unknown): value is IpcEventName {
@@ -220,6 +234,7 @@ export function ipcFail<T = never>(code: IpcErrorCode, message: string): IpcResu
 /** The runtime channel list; `satisfies` makes a channel missing here (or extra) a compile error. */
 const CHANNEL_NAMES = {
   'app:info': true,
+  'notices:list': true,
   'tools:list': true,
   'settings:get': true,
   'settings:set-lang': true,

@@ -16,6 +16,8 @@ const AuditInstant = Type.String({ minLength: 16, maxLength: 40, pattern: '^\\d{
 
 export const requestSchemas = {
   'app:info': Type.Object({}, strict),
+  /** What the session reported since it opened (an MCP server that stopped …), oldest first. */
+  'notices:list': Type.Object({}, strict),
   'tools:list': Type.Object({}, strict),
   /** Settings (issue 17 scope 5): language, the model and what the admin allows, read back. */
   'settings:get': Type.Object({}, strict),

@@ -3,7 +3,7 @@ import type { Lang } from '../../common/i18n';
 import type { IpcHandlers } from './ipc';
 
 /** The channels a working session answers (electron/main/desktop/desktop-core.ts). */
-export type SessionHandlers = Pick<IpcHandlers, 'chat:send' | 'chat:stop' | 'conversations:list' | 'conversations:load' | 'approval:pending' | 'approval:answer'
+export type SessionHandlers = Pick<IpcHandlers, 'chat:send' | 'chat:stop' | 'conversations:list' | 'conversations:load' | 'approval:pending' | 'approval:answer' | 'notices:list'
 > & Partial<AuditHandlers>;
 
 /** The audit viewer's channels (electron/main/desktop/audit-service.ts); absent → UNAVAILABLE. */
@@ -57,6 +57,7 @@ export function createAppHandlers(deps: AppHandlerDeps): IpcHandlers {
     'conversations:load': deps.session?.['conversations:load'] ?? unavailable,
     'approval:pending': deps.session?.['approval:pending'] ?? (() => ipcOk([])),
     'approval:answer': deps.session?.['approval:answer'] ?? unavailable,
+    'notices:list': deps.session?.['notices:list'] ?? (() => ipcOk([])),
     'audit:page': deps.session?.['audit:page'] ?? unavailable,
     'audit:verify': deps.session?.['audit:verify'] ?? unavailable,
     'audit:export': deps.session?.['audit:export'] ?? unavailable,

@@ -15,6 +15,7 @@ import { DesktopSettingsStore, desktopSettingsFile } from './desktop-settings';
 import { ModelSlot, type DesktopModel } from './model-slot';
 import { savedModel, SettingsService } from './settings-service';
 import { AuditService } from './audit-service';
+import { SessionNotices } from './notices';
 import type { SaveDialog } from './save-dialog';
 
 /**
@@ -50,7 +51,8 @@ export async function openDesktopCore(o: DesktopCoreOptions): Promise<DesktopCor
   const broker = new WindowBroker(o.emit, `os:${osUser()}`);
   let chat: ChatService | null = null;
   const relay = (e: AgentEvent) => chat?.relay(e);
-  const session = await openSession({ ...o.session, lang: o.lang, broker: announcingBroker(broker, relay) });
+  const notices = new SessionNotices(o.emit);
+  const session = await openSession({ ...o.session, lang: o.lang, broker: announcingBroker(broker, relay), onNotice: (text) => notices.add(text) });
   const log = (message: string) => console.warn(`[baram] ${message}`);
   const prefs = DesktopSettingsStore.open(desktopSettingsFile(session.dataDir), log);
   // The model chosen in settings wins over the one given at start (BARAM_MODEL), while the policy allows it.
@@ -90,6 +92,7 @@ export async function openDesktopCore(o: DesktopCoreOptions): Promise<DesktopCor
         return found ? ipcOk(conversationView(found)) : ipcFail('NOT_FOUND', 'no saved conversation has that id');
       },
       'approval:pending': () => ipcOk(broker.open()),
+      'notices:list': () => ipcOk(notices.list()),
       'approval:answer': (r) =>
         broker.answer(r) ? ipcOk({ accepted: true }) : ipcFail('NOT_FOUND', 'that approval is no longer open (answered, timed out or stopped)'),
       'audit:page': (r) => audit.page(r),

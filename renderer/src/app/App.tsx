@@ -5,6 +5,7 @@ import { ApprovalQueue } from '../features/approval/ApprovalQueue';
 import { AuditScreen } from '../features/audit/AuditScreen';
 import { ChatScreen } from '../features/chat/ChatScreen';
 import { SettingsScreen } from '../features/settings/SettingsScreen';
+import { Notices } from './Notices';
 import { DEFAULT_LANG, LANG_NAMES, t } from '../i18n';
 import type { MessageKey } from '../i18n/messages';
 
@@ -87,6 +88,7 @@ export function App({ bridge }: AppProps) {
           ))}
         </nav>
       )}
+      {bridge && <Notices bridge={bridge} lang={lang} />}
       <main>
         {bridge ? (
           <>

@@ -105,6 +105,8 @@ export const messages = {
   modelNone: text('모델 없음', 'No model'),
   // screens
   screens: text('화면', 'Screens'),
+  notices: text('알림', 'Notices'),
+  noticeDismiss: text('닫기', 'Dismiss'),
   navChat: text('대화', 'Chat'),
   navAudit: text('감사 기록', 'Audit log'),
   // audit viewer (security staff)

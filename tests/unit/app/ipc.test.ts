@@ -58,6 +58,7 @@ describe('IPC dispatcher', () => {
         return ipcOk({ version: '1', lang: 'ko' });
       },
       'tools:list': () => ipcOk([]),
+      'notices:list': () => ipcOk([]),
       'settings:get': () => ipcOk({ lang: 'ko', modelTarget: null, allowed: { endpoints: [], files: [], ggufFiles: [] } }),
       'settings:set-lang': (r) => ipcOk({ lang: r.lang }),
       'model:status': () => ipcOk({ state: 'none', target: null, model: null, message: { ko: '', en: '' } }),

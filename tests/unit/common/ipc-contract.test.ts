@@ -9,9 +9,10 @@ describe('IPC contract', () => {
         'app:info', 'approval:answer', 'approval:pending', 'chat:send', 'chat:stop', 'conversations:list', 'conversations:load', 'tools:list',
         'audit:checkpoint', 'audit:export', 'audit:page', 'audit:verify',
         'grants:list', 'grants:revoke', 'model:check', 'model:status', 'model:use', 'policy:view', 'settings:get', 'settings:set-lang',
+        'notices:list',
       ].sort(),
     );
-    expect([...IPC_EVENTS].sort()).toEqual(['approval:closed', 'approval:request', 'chat:event']);
+    expect([...IPC_EVENTS].sort()).toEqual(['app:notice', 'approval:closed', 'approval:request', 'chat:event']);
     expect(isIpcChannel('app:info')).toBe(true);
     expect(isIpcChannel('toString')).toBe(false); // inherited names are not channels
     expect(isIpcChannel('shell:open')).toBe(false);
