@@ -1,8 +1,7 @@
 import type { FileInfo } from '../../../common/file-access';
-import { lstatSync, type Stats } from 'node:fs';
 import type { Confiner } from './confine';
 import { compareDirentsFoldersFirst, isUnreadable, lstatOrNull, readDirectoryCheckedSync, toFileInfo, yieldEvery } from './entries';
-import { fileError, fromOsError, isErrno } from './errors';
+import { fileError, fromOsError } from './errors';
 
 /** Default cap on entries returned; a listing is for a model's context, never for a whole disk. */
 export const DEFAULT_LIST_MAX_ENTRIES = 10_000;
@@ -50,7 +49,7 @@ export async function listConfined(
     const chosen = dirents.slice(0, Math.max(0, room));
     for (const dirent of chosen) {
       await pause();
-      const st = lstatIfPresentNow(api.join(dir, dirent.name));
+      const st = await lstatOrNull(api.join(dir, dirent.name), given);
       if (st === null) continue; // deleted since the directory was read
       const child = api.join(dir, dirent.name);
       out.push(toFileInfo(child, st));
@@ -66,14 +65,4 @@ export async function listConfined(
     throw fromOsError(e, given);
   }
   return out;
-}
-
-function lstatIfPresentNow(p: string): Stats | null {
-  try {
-    return lstatSync(p, { throwIfNoEntry: false }) ?? null;
-  } catch (e) {
-    // ENOTDIR: the folder was replaced by a file since it was read.
-    if (isErrno(e, 'ENOENT', 'ENOTDIR')) return null;
-    throw e;
-  }
 }
