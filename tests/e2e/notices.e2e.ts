@@ -54,7 +54,7 @@ test('an MCP server that stops is reported above every screen until dismissed', 
   await expect(page.getByRole('status', { name: 'Notices' })).toContainText("The MCP server 'fx' ended");
   await screenshot(page, 'notices', 'en');
 
-  const count = await notices.locator('.notice').count();
+  const count = await notices.locator('.session-notice').count();
   for (let i = 0; i < count; i++) await notices.getByRole('button', { name: 'Dismiss' }).first().click();
   await expect(notices).toBeHidden();
 });

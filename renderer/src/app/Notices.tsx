@@ -29,9 +29,9 @@ export function Notices({ bridge, lang }: { readonly bridge: BaramApi; readonly 
 
   const shown = notices.filter((n) => !dismissed.has(n.id));
   return (
-    <section className="notices" aria-label={t('notices', lang)} role="status" hidden={shown.length === 0}>
+    <section className="session-notices" aria-label={t('notices', lang)} role="status" hidden={shown.length === 0}>
       {shown.map((n) => (
-        <p key={n.id} className="notice" data-notice={n.id}>
+        <p key={n.id} className="session-notice" data-notice={n.id}>
           <span>{pick(n.text, lang)}</span>
           <button type="button" onClick={() => setDismissed((d) => new Set([...d, n.id]))}>
             {t('noticeDismiss', lang)}
