@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { ApprovalBroker, ApprovalDecision, ApprovalRequest } from '../../electron/common/approval';
 import type { AuditSink } from '../../electron/common/audit-events';
-import type { Lang } from '../../electron/common/i18n';
+import type { Lang, Text } from '../../electron/common/i18n';
 import type { AnyTool } from '../../tools/kit/define-tool';
 import type { CallResult } from '../../electron/main/gate';
 import { readLedgerRows } from '../../electron/main/audit';
@@ -29,6 +29,8 @@ export interface TestGateOptions {
   readonly audit?: AuditSink;
   /** Replace the built-in tools (gate tests use purpose-made tools). */
   readonly tools?: readonly AnyTool[];
+  /** Receives the session's reports (MCP servers), in both languages. */
+  readonly onNotice?: (message: Text) => void;
 }
 
 export type TestAnswer = Omit<ApprovalDecision, 'callId' | 'digest'> & Partial<Pick<ApprovalDecision, 'callId' | 'digest'>>;
@@ -83,6 +85,7 @@ export async function createTestGate(options: TestGateOptions = {}): Promise<Tes
     broker,
     ...(options.audit ? { audit: options.audit } : {}),
     ...(options.tools ? { tools: options.tools } : {}),
+    ...(options.onNotice ? { onNotice: options.onNotice } : {}),
   });
   return {
     workspace,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../common/canonical-json';
 import type { AuditSink } from '../../common/audit-events';
-import { pick, type Lang, type Text } from '../../common/i18n';
+import { pick, text, type Lang, type Text } from '../../common/i18n';
 import type { Gate } from '../gate';
 import { admitExternalSchema } from '../policy/external-schema';
 import { MCP_DEFAULT_RISK } from '../policy/mcp-section';
@@ -43,7 +43,8 @@ interface Rejection {
   readonly tool: string;
   readonly rule: string;
   readonly path: string;
-  readonly message: string;
+  /** Both languages: the ledger keeps the session's, a window notice shows the window's. */
+  readonly text: Text;
 }
 
 /** Starts every listed server (in parallel) and resolves once each has become ready or failed its first start. */
@@ -62,20 +63,20 @@ export async function startMcpServers(options: McpOptions): Promise<McpServers> 
     for (const listed of listing.slice(0, MAX_TOOLS_PER_SERVER)) {
       const shownName = String(listed.name).slice(0, 80);
       if (typeof listed.name !== 'string' || !TOOL_NAME.test(listed.name)) {
-        rejected.push({ tool: shownName, rule: 'tool-name', path: '', message: pick(mcpMessages.toolNameRejected(server.name, shownName), lang) });
+        rejected.push({ tool: shownName, rule: 'tool-name', path: '', text: mcpMessages.toolNameRejected(server.name, shownName) });
         continue;
       }
       if (wanted.has(`mcp.${server.name}.${listed.name}`)) {
-        rejected.push({ tool: listed.name, rule: 'duplicate-name', path: '', message: `listed twice: ${listed.name}` });
+        rejected.push({ tool: listed.name, rule: 'duplicate-name', path: '', text: mcpMessages.listedTwice(listed.name) });
         continue;
       }
       const admitted = admitExternalSchema(listed.inputSchema, lang);
       if (!admitted.ok) {
-        rejected.push(...admitted.violations.map((v) => ({ tool: listed.name, rule: v.rule, path: v.path, message: v.message })));
+        rejected.push(...admitted.violations.map((v) => ({ tool: listed.name, rule: v.rule, path: v.path, text: v.text })));
         continue;
       }
       if (admitted.schema['type'] !== 'object') {
-        rejected.push({ tool: listed.name, rule: 'not-an-object', path: '/type', message: pick(mcpMessages.notAnObject, lang) });
+        rejected.push({ tool: listed.name, rule: 'not-an-object', path: '/type', text: mcpMessages.notAnObject });
         continue;
       }
       const risk = server.policy.tools[listed.name] ?? MCP_DEFAULT_RISK;
@@ -108,7 +109,8 @@ export async function startMcpServers(options: McpOptions): Promise<McpServers> 
         current.set(name, fingerprint);
         added.push(name);
       } catch (error) {
-        rejected.push({ tool: name, rule: 'registry', path: '', message: error instanceof Error ? error.message : String(error) });
+        const detail = error instanceof Error ? error.message : String(error);
+        rejected.push({ tool: name, rule: 'registry', path: '', text: text(detail, detail) });
       }
     }
     if (added.length + removed.length + rejected.length > 0) {
@@ -116,14 +118,15 @@ export async function startMcpServers(options: McpOptions): Promise<McpServers> 
         event: 'tools',
         added,
         removed,
-        rejected,
+        rejected: rejected.map(({ text: both, ...r }) => ({ ...r, message: pick(both, lang) })),
         // The server's claims, kept for auditors beside the risk the policy gave instead.
         claims: Object.fromEntries(listing.filter((t) => serverClaims(t.annotations).length > 0).map((t) => [t.name, serverClaims(t.annotations)])),
       });
     }
     const byTool = new Map<string, Rejection[]>();
     for (const r of rejected) byTool.set(r.tool, [...(byTool.get(r.tool) ?? []), r]);
-    for (const [tool, list] of byTool) notice(mcpMessages.toolRejected(server.name, tool, list.map((r) => `${r.rule}${r.path ? ` at ${r.path}` : ''}: ${r.message}`).join('; ')));
+    const rules = (list: readonly Rejection[], l: Lang) => list.map((r) => `${r.rule}${r.path ? ` at ${r.path}` : ''}: ${pick(r.text, l)}`).join('; ');
+    for (const [tool, list] of byTool) notice(mcpMessages.toolRejected(server.name, tool, text(rules(list, 'ko'), rules(list, 'en'))));
   }
 
   async function record(server: string, data: Record<string, unknown>): Promise<void> {

@@ -91,11 +91,12 @@ export const mcpMessages = {
       `MCP 서버 '${server}'을(를) ${max}번 다시 시작했지만 계속 멈춰 이 세션에서는 더 시작하지 않습니다. 도구 목록에서 뺐습니다. 관리자에게 알리세요.`,
       `The MCP server '${server}' kept failing after ${max} restarts; it is not started again in this session and its tools were removed. Tell the administrator.`,
     ),
-  toolRejected: (server: string, tool: string, rules: string): Text =>
+  toolRejected: (server: string, tool: string, rules: Text): Text =>
     text(
-      `MCP 서버 '${server}'의 도구 '${tool}'을(를) 등록하지 않았습니다(${rules}). 다른 도구는 그대로 씁니다.`,
-      `The tool '${tool}' of the MCP server '${server}' was not registered (${rules}); the server's other tools are kept.`,
+      `MCP 서버 '${server}'의 도구 '${tool}'을(를) 등록하지 않았습니다(${rules.ko}). 다른 도구는 그대로 씁니다.`,
+      `The tool '${tool}' of the MCP server '${server}' was not registered (${rules.en}); the server's other tools are kept.`,
     ),
+  listedTwice: (tool: string): Text => text(`같은 이름이 두 번 나옵니다: ${tool}`, `listed twice: ${tool}`),
   toolNameRejected: (server: string, tool: string): Text =>
     text(
       `MCP 서버 '${server}'의 도구 이름 '${tool}'은(는) 쓸 수 없습니다(영문자·숫자·_·-로 64자까지).`,

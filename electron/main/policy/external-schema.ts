@@ -44,6 +44,8 @@ export interface ExternalSchemaViolation {
   readonly path: string;
   /** Names the rule and says what to write instead, in the requested language. */
   readonly message: string;
+  /** The same in both languages, for reports shown in a language other than the session's (window notices). */
+  readonly text: Text;
 }
 
 export type ExternalSchemaAdmission =
@@ -110,7 +112,11 @@ interface Walk {
 export function admitExternalSchema(schema: unknown, lang: Lang = 'ko'): ExternalSchemaAdmission {
   const findings = admissionFindings(schema);
   if (findings.violations.length > 0) {
-    return { ok: false, violations: findings.violations.map((f) => ({ rule: f.rule, path: f.path, message: `[${f.rule}] ${pick(f.message, lang)}` })) };
+    return { ok: false, violations: findings.violations.map((f) => {
+        const both = text(`[${f.rule}] ${f.message.ko}`, `[${f.rule}] ${f.message.en}`);
+        return { rule: f.rule, path: f.path, message: pick(both, lang), text: both };
+      }),
+    };
   }
   return { ok: true, schema: findings.copy, dialect: findings.dialect };
 }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSession, SessionError } from '../../../electron/main/runtime/session';
+import type { Text } from '../../../electron/common/i18n';
 import { useTestGate } from '../../helpers/gate-harness';
 import { alive, everStarted, fixtureServer, mcpPolicy, startedPids, until } from './mcp-helpers';
 
@@ -72,9 +73,12 @@ describe('MCP servers listed in the admin policy', () => {
     await new Promise<void>((r) => listener.listen(0, '127.0.0.1', r));
     const port = (listener.address() as { port: number }).port;
     try {
-      const notices: string[] = [];
-      const g = await open({ policy: mcpPolicy({ fx: fixtureServer(dir, {}, 'normal', ['--ref-url', `http://127.0.0.1:${port}/schema.json`]) }) });
-      void notices;
+      const notices: Text[] = [];
+      const g = await open({
+        policy: mcpPolicy({ fx: fixtureServer(dir, {}, 'normal', ['--ref-url', `http://127.0.0.1:${port}/schema.json`]) }),
+        lang: 'ko',
+        onNotice: (n) => notices.push(n),
+      });
       const names = g.session.gate.tools().map((t) => t.name);
       expect(names).not.toContain('mcp.fx.bad_pattern');
       expect(names).not.toContain('mcp.fx.remote_ref');
@@ -85,6 +89,16 @@ describe('MCP servers listed in the admin policy', () => {
       expect(rejected.map((r) => r.tool).sort()).toEqual(['bad_pattern', 'remote_ref']);
       expect(rejected.find((r) => r.tool === 'remote_ref')).toMatchObject({ rule: 'remote-ref', path: '/properties/q/$ref' });
       expect(rejected.find((r) => r.tool === 'bad_pattern')?.path).toBe('/properties/q/pattern');
+      // The ledger keeps the session's language; the report carries both, so an English window
+      // shows no Korean rule text (and the other way round).
+      expect(JSON.stringify(rejected)).toMatch(/[가-힣]/);
+      const reports = notices.filter((n) => n.en.includes('was not registered'));
+      expect(reports.map((n) => n.en).join('\n')).toMatch(/'bad_pattern'.*regex|'remote_ref'.*remote-ref/s);
+      expect(reports).toHaveLength(2);
+      for (const n of reports) {
+        expect(n.en).not.toMatch(/[가-힣]/);
+        expect(n.ko).toContain('등록하지 않았습니다');
+      }
       // A refused tool is not callable: unknown to the gate.
       expect((await g.call('mcp.fx.remote_ref', { q: 'x' })).outcome).toBe('denied');
       expect(connections).toEqual([]);
