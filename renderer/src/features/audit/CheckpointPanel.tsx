@@ -1,29 +1,13 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import type { Lang } from '../../../../electron/common/i18n';
-import type { AuditCheckpointView, BaramApi, IpcErrorCode } from '../../../../electron/common/ipc-contract';
+import type { BaramApi, IpcRequest } from '../../../../electron/common/ipc-contract';
 import { ipcErrorMessage, t } from '../../i18n';
+import { useIpcAction } from '../../lib/use-ipc';
 
 /** The latest checkpoint as text and QR code (the same text and code `baram audit checkpoint` prints). */
 export function CheckpointPanel({ bridge, lang }: { readonly bridge: BaramApi; readonly lang: Lang }) {
-  const [view, setView] = useState<AuditCheckpointView | null>(null);
-  const [error, setError] = useState<IpcErrorCode | null>(null);
-  const [busy, setBusy] = useState(false);
-  const load = (take: boolean) => {
-    setBusy(true);
-    bridge['audit:checkpoint']({ take }).then(
-      (r) => {
-        setBusy(false);
-        if (r.ok) {
-          setError(null);
-          setView(r.value);
-        } else setError(r.error.code);
-      },
-      () => {
-        setBusy(false);
-        setError('INTERNAL');
-      },
-    );
-  };
+  const { busy, value: view, error, run } = useIpcAction((args: IpcRequest<'audit:checkpoint'>) => bridge['audit:checkpoint'](args));
+  const load = (take: boolean) => run({ take });
   useEffect(() => load(false), [bridge]); // eslint-disable-line react-hooks/exhaustive-deps
   return (
     <section className="audit-checkpoint" aria-labelledby="audit-checkpoint-heading">

@@ -1,8 +1,9 @@
 import { useId, useState } from 'react';
 import type { Lang } from '../../../../electron/common/i18n';
 import { pick } from '../../../../electron/common/i18n';
-import type { AuditExportResult, BaramApi, IpcErrorCode, IpcRequest } from '../../../../electron/common/ipc-contract';
+import type { BaramApi, IpcRequest } from '../../../../electron/common/ipc-contract';
 import { ipcErrorMessage, t } from '../../i18n';
+import { useIpcAction } from '../../lib/use-ipc';
 import type { AuditFilter } from './audit-pages';
 
 type Format = IpcRequest<'audit:export'>['format'];
@@ -17,25 +18,10 @@ const FORMATS: readonly { readonly value: Format; readonly label: string }[] = [
 export function ExportPanel({ bridge, lang, filter }: { readonly bridge: BaramApi; readonly lang: Lang; readonly filter: AuditFilter }) {
   const id = useId();
   const [format, setFormat] = useState<Format>('csv');
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<AuditExportResult | null>(null);
-  const [error, setError] = useState<IpcErrorCode | null>(null);
+  const { busy, value: result, error, run: send } = useIpcAction((args: IpcRequest<'audit:export'>) => bridge['audit:export'](args), { clearOnRun: true });
   const run = () => {
-    setBusy(true);
-    setError(null);
-    setResult(null);
     const range = { ...(filter.fromTime ? { fromTime: filter.fromTime } : {}), ...(filter.toTime ? { toTime: filter.toTime } : {}) };
-    bridge['audit:export']({ format, lang, ...range }).then(
-      (r) => {
-        setBusy(false);
-        if (r.ok) setResult(r.value);
-        else setError(r.error.code);
-      },
-      () => {
-        setBusy(false);
-        setError('INTERNAL');
-      },
-    );
+    send({ format, lang, ...range });
   };
   return (
     <section className="audit-export" aria-labelledby="audit-export-heading">

@@ -1,29 +1,13 @@
-import { useState } from 'react';
 import type { Lang } from '../../../../electron/common/i18n';
 import { pick } from '../../../../electron/common/i18n';
-import type { AuditVerifyResult, BaramApi, IpcErrorCode } from '../../../../electron/common/ipc-contract';
+import type { BaramApi, IpcRequest } from '../../../../electron/common/ipc-contract';
 import { ipcErrorMessage, t } from '../../i18n';
+import { useIpcAction } from '../../lib/use-ipc';
 
 /** The verify button and its answer: the CLI's verdict (first bad seq and why) and its whole report. */
 export function VerifyPanel({ bridge, lang }: { readonly bridge: BaramApi; readonly lang: Lang }) {
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<AuditVerifyResult | null>(null);
-  const [error, setError] = useState<IpcErrorCode | null>(null);
-  const verify = () => {
-    setBusy(true);
-    setError(null);
-    bridge['audit:verify']({}).then(
-      (r) => {
-        setBusy(false);
-        if (r.ok) setResult(r.value);
-        else setError(r.error.code);
-      },
-      () => {
-        setBusy(false);
-        setError('INTERNAL');
-      },
-    );
-  };
+  const { busy, value: result, error, run } = useIpcAction((args: IpcRequest<'audit:verify'>) => bridge['audit:verify'](args));
+  const verify = () => run({});
   return (
     <section className="audit-verify" aria-labelledby="audit-verify-heading">
       <h3 id="audit-verify-heading">{t('auditVerify', lang)}</h3>

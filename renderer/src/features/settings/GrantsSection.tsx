@@ -2,7 +2,7 @@ import type { Lang } from '../../../../electron/common/i18n';
 import type { BaramApi, IpcErrorCode } from '../../../../electron/common/ipc-contract';
 import { useState } from 'react';
 import { ipcErrorMessage, t } from '../../i18n';
-import { useIpcValue } from './use-ipc';
+import { useIpcValue } from '../../lib/use-ipc';
 
 /** The session's "allow for this session" grants, each revocable (the next such call asks again). */
 export function GrantsSection({ bridge, lang }: { readonly bridge: BaramApi; readonly lang: Lang }) {

@@ -3,7 +3,7 @@ import { pick, type Lang } from '../../../../electron/common/i18n';
 import type { BaramApi, IpcErrorCode } from '../../../../electron/common/ipc-contract';
 import type { ModelCheckView, ModelUseResult } from '../../../../electron/common/settings-view';
 import { ipcErrorMessage, t } from '../../i18n';
-import { useIpcValue } from './use-ipc';
+import { useIpcValue } from '../../lib/use-ipc';
 
 const LOOPBACK = 'loopback';
 

@@ -2,7 +2,7 @@ import { pick, type Lang } from '../../../../electron/common/i18n';
 import type { BaramApi } from '../../../../electron/common/ipc-contract';
 import type { PolicyView } from '../../../../electron/common/settings-view';
 import { decisionLabel, ipcErrorMessage, riskLabel, ruleSourceLabel, t } from '../../i18n';
-import { useIpcValue } from './use-ipc';
+import { useIpcValue } from '../../lib/use-ipc';
 
 /** The effective policy, read-only, each item saying where it came from and whether the admin locked it. */
 export function PolicySection({ bridge, lang }: { readonly bridge: BaramApi; readonly lang: Lang }) {
