@@ -38,6 +38,11 @@ export function Notices({ bridge, lang }: { readonly bridge: BaramApi; readonly 
           </button>
         </p>
       ))}
+      {shown.length > 1 && (
+        <button type="button" className="session-notices-dismiss-all" onClick={() => setDismissed((d) => new Set([...d, ...shown.map((n) => n.id)]))}>
+          {t('noticeDismissAll', lang)}
+        </button>
+      )}
     </section>
   );
 }

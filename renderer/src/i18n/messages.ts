@@ -107,6 +107,7 @@ export const messages = {
   screens: text('화면', 'Screens'),
   notices: text('알림', 'Notices'),
   noticeDismiss: text('닫기', 'Dismiss'),
+  noticeDismissAll: text('모두 닫기', 'Dismiss all'),
   navChat: text('대화', 'Chat'),
   navAudit: text('감사 기록', 'Audit log'),
   // audit viewer (security staff)
