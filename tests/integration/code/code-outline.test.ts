@@ -1,0 +1,213 @@
+import { describe, expect, it } from 'vitest';
+import { useTestGate } from '../../helpers/gate-harness';
+
+/**
+ * code.outline through the real gate on real files: tree-sitter's WASM grammars loaded from
+ * node_modules, line numbers as an editor shows them, nesting by indentation.
+ */
+
+const TS = [
+  '// 사용자 관리 모듈',
+  'export interface 사용자 {',
+  '  이름: string;',
+  '}',
+  '',
+  'export type Id = string;',
+  '',
+  'export class 사용자서비스 {',
+  '  constructor(private readonly db: Db) {}',
+  '',
+  '  /** 찾기 */',
+  '  async 찾기(id: Id): Promise<사용자 | null> {',
+  '    const s = "class NotAClass { }";',
+  '    return null;',
+  '  }',
+  '',
+  '  private 정리 = () => {};',
+  '}',
+  '',
+  'export const 시작 = async () => {',
+  '  function 안쪽() {}',
+  '};',
+  '',
+].join('\n');
+
+const PY = [
+  '# -*- coding: utf-8 -*-',
+  'class 보고서:',
+  '    """보고서 클래스"""',
+  '',
+  '    def __init__(self, 제목):',
+  '        self.제목 = 제목',
+  '',
+  '    class 항목:',
+  '        def 출력(self):',
+  '            pass',
+  '',
+  '    @staticmethod',
+  '    def 만들기():',
+  '        return 보고서("x")',
+  '',
+  'def main():',
+  '    pass',
+  '',
+].join('\n');
+
+const JAVA = [
+  'package kr.example;',
+  '',
+  '/** 급여 계산 */',
+  'public class 급여 {',
+  '    public 급여() {}',
+  '',
+  '    public int 계산(int 시간) {',
+  '        return 시간 * 10000;',
+  '    }',
+  '',
+  '    static class 내부 {',
+  '        void 보기() {}',
+  '    }',
+  '',
+  '    interface 규칙 { int 적용(int x); }',
+  '}',
+  '',
+  'enum 등급 { A, B }',
+  '',
+].join('\n');
+
+const GO = [
+  'package main',
+  '',
+  '// 서버 설정',
+  'type Server struct {',
+  '\tAddr string',
+  '}',
+  '',
+  'type Handler interface {',
+  '\tServe() error',
+  '}',
+  '',
+  'func (s *Server) Start() error {',
+  '\treturn nil',
+  '}',
+  '',
+  'func 시작() {}',
+  '',
+].join('\n');
+
+const open = useTestGate({
+  files: {
+    'src/user.ts': TS,
+    'py/report.py': PY,
+    'java/급여.java': JAVA,
+    'go/server.go': GO,
+    'notes/memo.txt': '회의 메모\n',
+    'big/many.ts': Array.from({ length: 400 }, (_, i) => `export function fn${i}() {}\n`).join(''),
+    'bin/run': '#!/usr/bin/env python3\ndef 실행():\n    pass\n',
+  },
+});
+
+describe('code.outline', () => {
+  it('outlines a TypeScript file: interfaces, types, classes with methods, arrow functions, Korean names, line numbers', async () => {
+    const g = await open();
+    const r = await g.call('code.outline', { path: 'src/user.ts' });
+    expect(r.outcome).toBe('ok');
+    const lines = r.text.split('\n');
+    expect(lines[0]).toContain("'src/user.ts' (TypeScript, 22 lines)");
+    expect(lines).toContain('interface 사용자  2–4');
+    expect(lines).toContain('type Id  6');
+    expect(lines).toContain('class 사용자서비스  8–18');
+    expect(lines).toContain('  constructor constructor  9');
+    expect(lines).toContain('  method 찾기  12–15');
+    expect(lines).toContain('  method 정리  17');
+    expect(lines).toContain('function 시작  20–22');
+    expect(lines).toContain('  function 안쪽  21');
+    // A class keyword inside a string is not a class.
+    expect(r.text).not.toContain('NotAClass');
+    expect(g.approvals).toHaveLength(0); // read-only inside the workspace: allowed without asking
+  });
+
+  it('outlines Python with a nested class, a constructor and a decorated method', async () => {
+    const g = await open();
+    const r = await g.call('code.outline', { path: 'py/report.py' });
+    expect(r.outcome).toBe('ok');
+    const lines = r.text.split('\n');
+    expect(lines).toContain('class 보고서  2–14');
+    expect(lines).toContain('  constructor __init__  5–6');
+    expect(lines).toContain('  class 항목  8–10');
+    expect(lines).toContain('    method 출력  9–10');
+    expect(lines).toContain('  method 만들기  13–14');
+    expect(lines).toContain('function main  16–17');
+  });
+
+  it('outlines Java: constructor, methods, a static nested class, an inner interface, an enum (Korean file name)', async () => {
+    const g = await open({ lang: 'ko' });
+    const r = await g.call('code.outline', { path: 'java/급여.java' });
+    expect(r.outcome).toBe('ok');
+    const lines = r.text.split('\n');
+    expect(lines[0]).toBe("'java/급여.java' (Java, 18줄): 심볼 8개");
+    expect(lines).toContain('클래스 급여  4–16');
+    expect(lines).toContain('  생성자 급여  5');
+    expect(lines).toContain('  메서드 계산  7–9');
+    expect(lines).toContain('  클래스 내부  11–13');
+    expect(lines).toContain('    메서드 보기  12');
+    expect(lines).toContain('  인터페이스 규칙  15');
+    expect(lines).toContain('    메서드 적용  15');
+    expect(lines).toContain('열거형 등급  18');
+  });
+
+  it('outlines Go: struct, interface, a method with its receiver, a Korean function name', async () => {
+    const g = await open();
+    const r = await g.call('code.outline', { path: 'go/server.go' });
+    expect(r.outcome).toBe('ok');
+    const lines = r.text.split('\n');
+    expect(lines).toContain('struct Server  4–6');
+    expect(lines).toContain('interface Handler  8–10');
+    expect(lines).toContain('method Server.Start  12–14');
+    expect(lines).toContain('function 시작  16');
+  });
+
+  it('finds the language of a file without an extension from its #! line', async () => {
+    const g = await open();
+    const r = await g.call('code.outline', { path: 'bin/run' });
+    expect(r.outcome).toBe('ok');
+    expect(r.text).toContain('(Python, 3 lines)');
+    expect(r.text).toContain('function 실행  2–3');
+  });
+
+  it('cuts a long outline to the output budget and says where to read on', async () => {
+    const g = await open();
+    const full = await g.call('code.outline', { path: 'big/many.ts' });
+    expect(full.outcome).toBe('ok');
+    expect(full.text).toContain('function fn399  400');
+    const r = await g.session.gate.call({ tool: 'code.outline', args: { path: 'big/many.ts' }, outputBudget: 1500 });
+    expect(r.outcome).toBe('ok');
+    expect(r.text.length).toBeLessThanOrEqual(1500);
+    expect(r.text).toContain('function fn0  1');
+    expect(r.text).not.toContain('function fn399');
+    const note = /\[(\d+) more symbols, from line (\d+) on, left out to fit the output limit\. Read that part with filesystem\.read \(offset=(\d+)\)/.exec(r.text);
+    expect(note).not.toBeNull();
+    const shown = r.text.split('\n').filter((l) => l.startsWith('function ')).length;
+    expect(Number(note![1])).toBe(400 - shown);
+    expect(Number(note![2])).toBe(shown + 1); // fnN is on line N+1: the first symbol left out
+  });
+
+  it('refuses an unsupported file before running, naming the supported languages and filesystem.read (ko and en)', async () => {
+    const g = await open();
+    const r = await g.call('code.outline', { path: 'notes/memo.txt' });
+    expect(r.outcome).toBe('refused');
+    expect(r.text).toContain('Supported: TypeScript, JavaScript, Python, Java, C#, Go, Rust');
+    expect(r.text).toContain('filesystem.read');
+    const ko = await (await open({ lang: 'ko' })).call('code.outline', { path: 'notes/memo.txt' });
+    expect(ko.text).toContain('지원 언어:');
+    expect(ko.text).toContain('filesystem.read로 읽고');
+  });
+
+  it('a missing file and a folder are refused with a signpost', async () => {
+    const g = await open();
+    const missing = await g.call('code.outline', { path: 'src/nope.ts' });
+    expect(missing.outcome).toBe('refused');
+    const folder = await g.call('code.outline', { path: 'src' });
+    expect(folder.outcome).toBe('refused');
+  });
+});
