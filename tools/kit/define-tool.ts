@@ -3,6 +3,7 @@ import type { Concurrency, Risk, SubjectKind } from '../../electron/common/domai
 import type { FileAccess, Fingerprint } from '../../electron/common/file-access';
 import type { Lang, Text } from '../../electron/common/i18n';
 import type { ToolResult } from '../../electron/common/tool-result';
+import type { BrowserCapability } from '../../electron/common/browser-capability';
 import type { HttpCapability } from '../../electron/common/http-capability';
 import type { ProcessCapability } from '../../electron/common/process-capability';
 import type { SshCapability } from '../../electron/common/ssh-capability';
@@ -94,7 +95,7 @@ export type ApprovedPlan = Plan & {
  * (files: reads inside the roots, changes only to planned targets; processes: only the planned
  * program; http/ssh: only the planned destination).
  */
-export type CapabilityName = 'files' | 'processes' | 'http' | 'ssh' | 'system';
+export type CapabilityName = 'files' | 'processes' | 'http' | 'ssh' | 'system' | 'browser';
 
 /** A refusal or error text the model sees; must say what to do instead (SPEC G-SIGNPOST). */
 export interface Failure {
@@ -131,6 +132,8 @@ export interface PrecheckContext {
   readonly policy: ToolPolicyView;
   /** The HTTP allowlist checks, without network access (precheck and plan may not send anything). */
   readonly http: Pick<HttpCapability, 'allowedPrefixes' | 'check'>;
+  /** The browser's URL checks (the same allowlist), without starting a browser. */
+  readonly browser: Pick<BrowserCapability, 'allowedPrefixes' | 'check'>;
   /** The SSH host and command checks, without network access. */
   readonly ssh: Pick<SshCapability, 'check' | 'endpoint'>;
   /** Finds a whitelisted program in the trusted folders, without running it. */
@@ -154,6 +157,8 @@ export interface ToolContext {
   readonly system: SystemCapability;
   /** HTTP to the planned URL only (itself on the policy's http.allow), with caps (http.request). */
   readonly http: HttpCapability;
+  /** A headless browser on the planned URL only; the page's own requests held to http.allow (browser.open, browser.screenshot). */
+  readonly browser: BrowserCapability;
   /** The planned SSH host only, host keys pinned (ssh.execute, ssh.download). */
   readonly ssh: SshCapability;
   /** The planned program only, without a shell, whole-tree kills, bounded capture (shell.execute). */

@@ -1,4 +1,5 @@
 import { FileAccessError, sameFingerprint, type FileAccess, type FingerprintOptions } from '../../common/file-access';
+import type { BrowserCapability, BrowserOpenRequest, BrowserScreenshotRequest } from '../../common/browser-capability';
 import type { HttpCapability, HttpRequest } from '../../common/http-capability';
 import type { ProcessCapability, ProgramCall, RunRequest } from '../../common/process-capability';
 import type { SshCapability, SshDownloadRequest, SshExecuteRequest } from '../../common/ssh-capability';
@@ -19,6 +20,7 @@ export interface HostCapabilities {
   readonly http: HttpCapability;
   readonly ssh: SshCapability;
   readonly processes: ProcessCapability;
+  readonly browser: BrowserCapability;
 }
 
 /** A tool reached for something its declaration or its plan does not cover. The gate reports it as an error. */
@@ -46,10 +48,11 @@ export function readOnlyFiles(files: FileAccess): ReadOnlyFileAccess {
 
 /** What precheck and plan may use: checks without effects (no write, no request, no process). */
 export function readOnlyCapabilities(host: HostCapabilities) {
-  const { http, ssh, processes } = host;
+  const { http, ssh, processes, browser } = host;
   return {
     files: readOnlyFiles(host.files),
     http: Object.freeze({ allowedPrefixes: http.allowedPrefixes, check: (r: Parameters<HttpCapability['check']>[0]) => http.check(r) }),
+    browser: Object.freeze({ allowedPrefixes: browser.allowedPrefixes, check: (u: string) => browser.check(u) }),
     ssh: Object.freeze({ check: (h: string, c?: string) => ssh.check(h, c), endpoint: (h: string) => ssh.endpoint(h) }),
     processes: Object.freeze({ resolve: (c: string, call?: ProgramCall) => processes.resolve(c, call) }),
   };
@@ -152,6 +155,26 @@ export function planScopedHttp(http: HttpCapability, plan: Plan): HttpCapability
   });
 }
 
+/** Opens only the planned URL; what the page loads is held to the allowlist by the host. */
+export function planScopedBrowser(browser: BrowserCapability, plan: Plan): BrowserCapability {
+  const url = plan.network?.kind === 'url' ? plan.network.url : undefined;
+  const admit = (asked: string) => {
+    if (url === undefined || asked !== url) throw new CapabilityRefused(`The approved plan opens ${url ?? 'no URL'}, not ${asked}`);
+  };
+  return Object.freeze({
+    allowedPrefixes: browser.allowedPrefixes,
+    check: (u: string) => browser.check(u),
+    open(r: BrowserOpenRequest) {
+      admit(r.url);
+      return browser.open(r);
+    },
+    screenshot(r: BrowserScreenshotRequest) {
+      admit(r.url);
+      return browser.screenshot(r);
+    },
+  });
+}
+
 /** Talks only to the planned SSH host; a download writes only a planned target. */
 export function planScopedSsh(ssh: SshCapability, plan: Plan, files: FileAccess): SshCapability {
   const host = plan.network?.kind === 'ssh' ? plan.network.host : undefined;
@@ -197,5 +220,6 @@ export function executionCapabilities(host: HostCapabilities, declared: readonly
     http: has('http') ? planScopedHttp(host.http, plan) : absent('http', tool),
     ssh: has('ssh') ? planScopedSsh(host.ssh, plan, host.files) : absent('ssh', tool),
     system: has('system') ? host.system : absent('system', tool),
+    browser: has('browser') ? planScopedBrowser(host.browser, plan) : absent('browser', tool),
   };
 }

@@ -110,6 +110,10 @@ function semanticProblems(file: PolicyFile, home: string, platform: NodeJS.Platf
     const check = absoluteDir(host.identityFile, home, platform, 'file');
     if (!check.ok) problems.push({ path: jsonPath(['ssh', 'hosts', name, 'identityFile']), message: check.message });
   }
+  if (file.browser?.executablePath !== undefined) {
+    const check = absoluteDir(file.browser.executablePath, home, platform, 'file');
+    if (!check.ok) problems.push({ path: jsonPath(['browser', 'executablePath']), message: check.message });
+  }
   const model = file.model ? checkModelSection(file.model, home, platform) : undefined;
   problems.push(...(model?.problems ?? []));
   const mcp = checkMcpSection(file.mcp, home, platform);
@@ -152,6 +156,8 @@ function fill(file: PolicyFile, checked: { roots: string[]; trustedDirs: string[
       maxCaptureBytes: file.shell?.maxCaptureBytes ?? shell.maxCaptureBytes,
     },
     http: { allow: file.http?.allow ?? [] },
+    // Only when the file has the section: policies without one keep the digest they had.
+    ...(file.browser ? { browser: browserSectionOf(file.browser.executablePath, home, platform) } : {}),
     ssh: { hosts },
     schemaValidation: { builtin: file.schemaValidation?.builtin ?? 'enforce', external: file.schemaValidation?.external ?? 'warn' },
     approval: { timeoutSeconds: file.approval?.timeoutSeconds ?? DEFAULT_APPROVAL_TIMEOUT_SECONDS },
@@ -179,6 +185,13 @@ export function parsePolicyText(text: string, home: string, options: PolicyLoadO
 export async function loadPolicyFile(file: string, home: string = homedir(), options: PolicyLoadOptions = {}): Promise<PolicyLoad<Policy>> {
   const read = await readPolicyText(file, 'policy');
   return read.ok ? parsePolicyText(read.value, home, options) : read;
+}
+
+/** The browser program's absolute form; semanticProblems has already refused one that is not absolute. */
+function browserSectionOf(raw: string | undefined, home: string, platform: NodeJS.Platform): { executablePath?: string } {
+  if (raw === undefined) return {};
+  const check = absoluteDir(raw, home, platform, 'file');
+  return check.ok ? { executablePath: check.path } : {};
 }
 
 /** The key file's absolute form; semanticProblems has already refused one that is not absolute. */

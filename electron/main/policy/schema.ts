@@ -142,6 +142,16 @@ export const PolicyFileSchema = Type.Object(
     shell: Type.Optional(ShellSchema),
     http: Type.Optional(Type.Object({ allow: Type.Optional(nonEmptyStrings('Allowed URL prefixes ("http://intranet.example/wiki/").')) }, closed)),
     ssh: Type.Optional(Type.Object({ hosts: Type.Optional(mapOf(SshHostSchema, 'Hosts by the name the model uses.')) }, closed)),
+    browser: Type.Optional(
+      Type.Object(
+        {
+          executablePath: Type.Optional(
+            Type.String({ minLength: 1, description: 'Absolute path of the Chrome or Edge program browser.open and browser.screenshot drive; absent: the installed one is found.' }),
+          ),
+        },
+        closed,
+      ),
+    ),
     schemaValidation: Type.Optional(
       Type.Object({ builtin: Type.Optional(schemaMode('built-in')), external: Type.Optional(schemaMode('external (MCP)')) }, closed),
     ),

@@ -13,6 +13,11 @@ export interface Policy {
   readonly rules: RuleLists;
   readonly shell: ShellPolicy;
   readonly http: { readonly allow: readonly string[] };
+  /**
+   * The browser tools' program (browser.open, browser.screenshot); absent when the file has no
+   * `browser` section (the installed Chrome/Edge is found). Admin-only, like http.
+   */
+  readonly browser?: { readonly executablePath?: string };
   readonly ssh: { readonly hosts: Readonly<Record<string, SshHostPolicy>> };
   readonly schemaValidation: { readonly builtin: SchemaMode; readonly external: SchemaMode };
   readonly approval: { readonly timeoutSeconds: number };

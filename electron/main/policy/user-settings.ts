@@ -13,7 +13,7 @@ import type { PolicyLoad, UserSettings } from './types';
  * mergePolicies; here only the file itself is checked, with the same error quality as a policy.
  */
 
-const ADMIN_ONLY_SECTIONS = new Set(['version', 'shell', 'http', 'ssh', 'schemaValidation', 'approval', 'audit', 'tests']);
+const ADMIN_ONLY_SECTIONS = new Set(['version', 'shell', 'http', 'browser', 'ssh', 'schemaValidation', 'approval', 'audit', 'tests']);
 
 const explainAdminOnly: UnknownFieldHint = (segments, field) => {
   if (segments.length === 0 && ADMIN_ONLY_SECTIONS.has(field)) {

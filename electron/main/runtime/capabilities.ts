@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { createFileAccess } from '../host/files';
 import type { DocumentTextStore } from '../host/documents/text-cache';
+import { createBrowserHost } from '../host/browser';
 import { createHttpClient } from '../host/http';
 import { createProcessHost, programPathConfinement } from '../host/process';
 import { createSshClient, identityFromFile } from '../host/ssh';
@@ -38,6 +39,9 @@ export async function createHostCapabilities(options: CapabilityOptions) {
   const permissionEnv: PermissionEnv = { roots: files.roots, home, platform: process.platform, protectedPaths };
   const system = createSystemInfo(files.roots);
   const http = createHttpClient({ allow: policy.policy.http.allow });
+  // The same allowlist as http.request: a page, and everything it loads, must be under http.allow.
+  const executablePath = policy.policy.browser?.executablePath;
+  const browser = createBrowserHost({ allow: policy.policy.http.allow, ...(executablePath !== undefined ? { executablePath } : {}) });
   const ssh = createSshClient({
     hosts: policy.policy.ssh.hosts,
     identityFor: async (_name, host) => (host.identityFile ? identityFromFile(host.identityFile) : null),
@@ -47,5 +51,5 @@ export async function createHostCapabilities(options: CapabilityOptions) {
   // Path arguments of program grammars and git repositories are held to the file tools' confinement
   // and to the deny rules a filesystem.read of them would meet.
   const processes = createProcessHost({ shell: policy.policy.shell, paths: programPathConfinement(files, policy, permissionEnv) });
-  return { capabilities: { files, system, http, ssh, processes }, permissionEnv };
+  return { capabilities: { files, system, http, ssh, processes, browser }, permissionEnv };
 }

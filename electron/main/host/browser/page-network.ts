@@ -1,0 +1,195 @@
+import type { Request, Route } from 'playwright-core';
+import type { HttpMethod } from '../../../common/http-capability';
+import type { Text } from '../../../common/i18n';
+import { sendOnce, type Agents, type HopResult } from '../http/send-once';
+import { judgeUrl, type UrlAllowlist } from '../http/url-allowlist';
+
+/**
+ * Every HTTP(S) request of the page, answered by the host: the browser has no network of its own
+ * (launch.ts), so what the page sees is exactly what this file fetched, and it fetches only what
+ * the allowlist covers — the same judgeUrl as http.request, on the request's URL and on every
+ * redirect target before anything is sent there. The rest is aborted and counted.
+ *
+ * Redirects are followed here, hop by hop, never by the browser (an answered redirect would be
+ * followed by the browser without interception, into the dead proxy). For the page's own document
+ * a redirect is not answered at all: it is recorded, the navigation aborted, and the driver goes to
+ * the (already judged) target itself, so the page's address and its relative links are the
+ * target's.
+ */
+
+export interface NetworkLimits {
+  /** Body bytes kept per response (after Content-Encoding is undone). */
+  readonly maxResponseBytes: number;
+  /** All responses of one call together; past it the page gets no more (counted as blocked). */
+  readonly maxTotalBytes: number;
+  readonly maxRedirects: number;
+  readonly maxHeaderBytes: number;
+}
+
+export interface RedirectRefused {
+  readonly from: string;
+  readonly to: string;
+  readonly message: Text;
+}
+
+/** What the page's network did during one call; read by the driver after the page settled. */
+export class PageNetwork {
+  blocked = 0;
+  readonly blockedOrigins = new Set<string>();
+  /** The main document's allowed redirect target, for the driver to navigate to. */
+  pendingRedirect: string | null = null;
+  /** The main document redirected outside the allowlist. */
+  redirectRefused: RedirectRefused | null = null;
+  /** Too many redirects on the main document. */
+  redirectLoop = false;
+  /** Status of the last main-document response. */
+  mainStatus = 0;
+  /** The main document was cut at the size cap. */
+  mainTruncated = false;
+  totalBytes = 0;
+  readonly #stop = new AbortController();
+
+  constructor(
+    private readonly allowlist: UrlAllowlist,
+    private readonly agents: Agents,
+    private readonly limits: NetworkLimits,
+    private readonly isMainDocument: (request: Request) => boolean,
+  ) {}
+
+  /** Ends every fetch still running (the call is over). */
+  close(): void {
+    this.#stop.abort();
+  }
+
+  #block(url: string): void {
+    this.blocked++;
+    let origin = url;
+    try {
+      const parsed = new URL(url);
+      origin = parsed.origin === 'null' ? `${parsed.protocol}` : parsed.origin;
+    } catch {
+      /* shown as written */
+    }
+    if (this.blockedOrigins.size < 5) this.blockedOrigins.add(origin.slice(0, 200));
+  }
+
+  /** Counts a request that never reached this handler (a WebSocket, a pop-up's first page). */
+  blockOther(url: string): void {
+    this.#block(url);
+  }
+
+  /** The route handler (context.route('**', …)). Never throws: a late answer to a dead browser is ignored. */
+  async handle(route: Route): Promise<void> {
+    try {
+      await this.#answer(route);
+    } catch {
+      await route.abort('failed').catch(() => {});
+    }
+  }
+
+  async #answer(route: Route): Promise<void> {
+    const request = route.request();
+    const main = this.isMainDocument(request);
+    let url = request.url();
+    const first = judgeUrl(url, this.allowlist);
+    if (!first.ok) {
+      this.#block(url);
+      return route.abort('blockedbyclient');
+    }
+    let target = first.url;
+    let method = (request.method().toUpperCase() as HttpMethod) ?? 'GET';
+    let body = request.postDataBuffer();
+    let headers = forwardedHeaders(await request.allHeaders());
+    for (let hops = 0; ; hops++) {
+      if (this.totalBytes >= this.limits.maxTotalBytes) {
+        this.#block(target.href);
+        return route.abort('blockedbyclient');
+      }
+      const result: HopResult = await sendOnce({
+        url: target,
+        method,
+        headers,
+        body,
+        signal: this.#stop.signal,
+        maxBodyBytes: Math.min(this.limits.maxResponseBytes, this.limits.maxTotalBytes - this.totalBytes),
+        maxHeaderBytes: this.limits.maxHeaderBytes,
+        agents: this.agents,
+      });
+      if (result.kind === 'error') return route.abort(this.#stop.signal.aborted ? 'aborted' : 'failed');
+      if (result.kind === 'response') {
+        this.totalBytes += result.body.length;
+        if (main) {
+          this.mainStatus = result.status;
+          this.mainTruncated = result.truncated;
+        }
+        return route.fulfill({ status: result.status, headers: fulfilledHeaders(result.headers), body: result.body });
+      }
+      let next: URL;
+      try {
+        next = new URL(result.location, target);
+      } catch {
+        return route.abort('failed');
+      }
+      const verdict = judgeUrl(next, this.allowlist, result.location);
+      if (!verdict.ok) {
+        this.#block(next.href);
+        if (main) this.redirectRefused = { from: target.href, to: verdict.shown, message: verdict.message };
+        return route.abort('blockedbyclient');
+      }
+      if (hops + 1 > this.limits.maxRedirects) {
+        if (main) this.redirectLoop = true;
+        return route.abort('failed');
+      }
+      if (main) {
+        this.pendingRedirect = verdict.url.href;
+        return route.abort('aborted');
+      }
+      // As browsers do (Fetch §4.4): 303, and 301/302 after POST, turn into a GET without a body.
+      if (result.status === 303 || ((result.status === 301 || result.status === 302) && method === 'POST')) {
+        method = 'GET';
+        body = null;
+        delete headers['content-type'];
+      }
+      if (verdict.url.origin !== target.origin) {
+        headers = { ...headers };
+        delete headers['cookie'];
+        delete headers['authorization'];
+      }
+      url = verdict.url.href;
+      target = verdict.url;
+    }
+  }
+}
+
+/** The browser's own headers, minus those the host's client manages (framing, connection, proxies). */
+const NOT_FORWARDED = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'expect', 'accept-encoding']);
+
+function forwardedHeaders(all: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(all)) {
+    const lower = name.toLowerCase();
+    if (lower.startsWith(':') || lower.startsWith('proxy-') || NOT_FORWARDED.has(lower)) continue;
+    // Values Node would refuse to send (a CR/LF from a hostile page) are dropped, not sent.
+    if (!/^[\t\x20-\x7e\x80-\xff]*$/.test(value)) continue;
+    out[lower] = value;
+  }
+  // The body comes back decoded (send-once.ts undoes gzip/deflate/br under the size cap).
+  out['accept-encoding'] = 'gzip, deflate, br';
+  return out;
+}
+
+/**
+ * The response's headers as the browser gets them: the body is already decoded and complete, so
+ * the framing and encoding headers go; Alt-Svc goes too (it invites QUIC, which is off anyway).
+ */
+const NOT_FULFILLED = new Set(['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive', 'alt-svc']);
+
+function fulfilledHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || NOT_FULFILLED.has(name)) continue;
+    // playwright-core splits multi-valued headers (Set-Cookie) on newlines.
+    out[name] = Array.isArray(value) ? value.join('\n') : value;
+  }
+  return out;
+}
