@@ -17,6 +17,9 @@ import { brokerFor, langFlag } from './session-flags';
 const HELP = `baram — 바람 command line
 
   baram tools [--json]                       list tools (name, family, risk, schema)
+        --policy FILE     also the tools of that policy's MCP servers, with the risk it gives them
+                          (the servers start for the listing and stop after; the ledger records it;
+                          --workspace and --data-dir as for call)
   baram call TOOL 'JSON-ARGS' [options]      one call through the whole gate; prints a JSON result
         --workspace DIR   folder to work in (must lie inside the policy's workspaceRoots)
         --policy FILE     admin policy (default: /etc/baram/policy.json if present, else built-in)
@@ -107,16 +110,43 @@ export async function main(argv: readonly string[]): Promise<number> {
 }
 
 async function toolsCommand(rest: readonly string[]): Promise<number> {
-  const args = parseArgs(rest, [], ['json']);
-  // The catalog module, not the gate's index: that one re-exports the Gate, and with it audit/.
-  const { toolCatalog } = await import('../gate/catalog');
-  const catalog = toolCatalog();
+  const args = parseArgs(rest, ['policy', 'workspace', 'data-dir', 'lang'], ['json']);
+  const catalog = flagString(args, 'policy') === undefined ? await builtinCatalog() : await sessionCatalog(args);
   if (args.flags.has('json')) {
     process.stdout.write(`${JSON.stringify(catalog, null, 2)}\n`);
     return 0;
   }
   for (const t of catalog) process.stdout.write(`${t.name.padEnd(20)} ${t.risk.padEnd(12)} ${t.description.ko}\n`);
   return 0;
+}
+
+async function builtinCatalog() {
+  // The catalog module, not the gate's index: that one re-exports the Gate, and with it audit/.
+  const { toolCatalog } = await import('../gate/catalog');
+  return toolCatalog();
+}
+
+/**
+ * What a session under this policy offers: the built-in tools and those of the policy's MCP
+ * servers, with the risk the policy gives them. The servers start for the listing and stop after
+ * it (the ledger in --data-dir records both); nothing is called, and no approval is asked.
+ */
+async function sessionCatalog(args: ReturnType<typeof parseArgs>) {
+  const lang = langFlag(flagString(args, 'lang'));
+  const [{ openSession }, broker] = await Promise.all([import('../runtime/session'), brokerFor('none')]);
+  const session = await openSession({
+    policyFile: flagString(args, 'policy'),
+    workspace: flagString(args, 'workspace'),
+    dataDir: flagString(args, 'data-dir') ?? defaultDataDir(),
+    lang,
+    broker,
+    onNotice: (message) => process.stderr.write(`${pick(message, lang)}\n`),
+  });
+  try {
+    return session.gate.tools();
+  } finally {
+    await session.close();
+  }
 }
 
 async function routeCommand(rest: readonly string[]): Promise<number> {

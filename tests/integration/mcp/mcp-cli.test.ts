@@ -122,3 +122,27 @@ describe('baram call mcp.<server>.<tool>', () => {
     expect(again.stdout).toContain("$.mcp.servers.Docs.command: Write the program's bare name");
   });
 });
+
+describe('baram tools --policy', () => {
+  it("lists the MCP servers' tools beside the built-ins, with the policy's risk, and stops the server after", async () => {
+    await writeFile(policyFile, JSON.stringify({ version: 1, ...mcpPolicy({ docs: fixtureServer(marks, { tools: { add: 'read' } }) }) }));
+    const run = await runCli(['tools', '--json', '--policy', policyFile, '--workspace', ws, '--data-dir', data, '--lang', 'en']);
+    expect(run.code, run.stderr).toBe(0);
+    const tools = run.json<{ name: string; risk: string }[]>();
+    const byName = new Map(tools.map((t) => [t.name, t.risk]));
+    expect(byName.get('filesystem.read')).toBe('read');
+    expect(byName.get('mcp.docs.add')).toBe('read');
+    expect(byName.get('mcp.docs.echo')).toBe('execute');
+    // A tool the schema rules refused is not offered, and the terminal is told why.
+    expect(byName.has('mcp.docs.bad_pattern')).toBe(false);
+    expect(run.stderr).toContain("The tool 'bad_pattern' of the MCP server 'docs' was not registered");
+    const [pid] = startedPids(marks);
+    expect(alive(pid!)).toBe(false);
+    expect(ledger().filter((r) => r.type === 'mcp.server').map((r) => r.data?.['event'])).toEqual(['started', 'tools', 'closed']);
+
+    // Without --policy: the built-in tools only, no server started.
+    const plain = await runCli(['tools', '--json']);
+    expect(plain.json<{ name: string }[]>().some((t) => t.name.startsWith('mcp.'))).toBe(false);
+    expect(startedPids(marks)).toHaveLength(1);
+  });
+});
