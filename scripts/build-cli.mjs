@@ -36,9 +36,11 @@ function workerEntries() {
  * optional crypto binding and cpu-features; node-llama-cpp and its prebuilt binaries) resolve
  * their .node files relative to their own package folder. The document tools' format libraries
  * are imported only when such a tool runs, and kordoc's optional OCR packages (never installed
- * offline) cannot be bundled at all.
+ * offline) cannot be bundled at all. web-tree-sitter (code.outline) finds its runtime WASM beside
+ * its own module, and the tool resolves the grammar files of @vscode/tree-sitter-wasm from
+ * node_modules; bundled, neither would be found.
  */
-const EXTERNAL = ['better-sqlite3', 'ssh2', 'cpu-features', 'node-llama-cpp', 'exceljs', 'pdf-parse', 'mammoth', 'docx', 'kordoc'];
+const EXTERNAL = ['better-sqlite3', 'ssh2', 'cpu-features', 'node-llama-cpp', 'exceljs', 'pdf-parse', 'mammoth', 'docx', 'kordoc', 'web-tree-sitter', 'playwright-core'];
 
 /**
  * Packages loaded on first use instead of at start-up: `baram tools` imports every tool, and the

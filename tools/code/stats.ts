@@ -63,10 +63,21 @@ function inNodeModules(root: string, path: string): boolean {
 
 const number = (n: number): string => n.toLocaleString('en-US');
 
-/** A plain-text table, columns padded: what a model reads back without mistakes. */
+/** Columns a string takes in a terminal: Hangul and CJK characters take two. */
+function width(s: string): number {
+  let n = 0;
+  for (const ch of s) n += /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\uff00-\uff60]/u.test(ch) ? 2 : 1;
+  return n;
+}
+
+/** A plain-text table, columns padded: what a model (or a person in a terminal) reads back without mistakes. */
 function table(rows: readonly (readonly string[])[]): string[] {
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => [...r[c]!].length)));
-  return rows.map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ').trimEnd());
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => width(r[c]!))));
+  const pad = (cell: string, c: number): string => {
+    const fill = ' '.repeat(widths[c]! - width(cell));
+    return c === 0 ? cell + fill : fill + cell;
+  };
+  return rows.map((r) => r.map(pad).join('  ').trimEnd());
 }
 
 function skippedNote(s: Skipped, policy: number, lang: Lang): string | null {
