@@ -8,9 +8,9 @@ import { gitMessages as m } from './messages';
 
 const input = Type.Object(
   {
-    file: Type.String({ description: 'A file in a git repository.' }),
-    startLine: Type.Optional(Type.Integer({ description: 'First line (1-based); default 1.' })),
-    lineCount: Type.Optional(Type.Integer({ description: 'How many lines; default 100, at most 2000.' })),
+    file: Type.String({ description: 'File in a git repository.' }),
+    startLine: Type.Optional(Type.Integer({ description: '1-based; default 1.' })),
+    lineCount: Type.Optional(Type.Integer({ description: 'Default 100, max 2000.' })),
   },
   { additionalProperties: false },
 );
@@ -37,7 +37,7 @@ export const gitBlame = defineTool({
   name: 'git.blame',
   description: {
     ko: '파일의 각 줄을 누가, 언제, 어느 커밋에서 고쳤는지(blame). startLine·lineCount로 줄 범위를 고릅니다.',
-    en: 'Who changed each line of a file, when, and in which commit (blame). startLine and lineCount pick the lines.',
+    en: 'Who last changed each line of a file, when, in which commit (git blame).',
   },
   keywords: ['누가 고쳤는지', '누가 썼는지', '누가 바꿨', '줄별 작성자', '작성자', 'git blame', 'blame', 'annotate', 'who changed', 'author of line'],
   input,

@@ -8,10 +8,10 @@ import { gitMessages as m } from './messages';
 
 const input = Type.Object(
   {
-    path: Type.Optional(Type.String({ description: 'A folder in a git repository; default the workspace. A sub-folder shows only its changes.' })),
-    file: Type.Optional(Type.String({ description: 'Only the changes of this file.' })),
-    staged: Type.Optional(Type.Boolean({ description: 'Only what is staged for the next commit.' })),
-    ref: Type.Optional(Type.String({ description: 'Compare with this commit or branch instead of the last commit; "A..B" compares two commits.' })),
+    path: Type.Optional(Type.String({ description: 'Folder in a git repository; default the workspace.' })),
+    file: Type.Optional(Type.String({ description: 'Only this file.' })),
+    staged: Type.Optional(Type.Boolean({ description: 'Only staged changes.' })),
+    ref: Type.Optional(Type.String({ description: 'Compare with this commit instead of HEAD; "A..B" for two commits.' })),
   },
   { additionalProperties: false },
 );
@@ -49,7 +49,7 @@ export const gitDiff = defineTool({
   name: 'git.diff',
   description: {
     ko: '커밋 이후 바뀐 내용(diff): 파일별 추가·삭제 줄. staged로 스테이징된 것만, ref로 다른 커밋과 비교합니다.',
-    en: 'What changed since the last commit (diff): lines added and removed per file. staged: only staged changes; ref: compare with another commit.',
+    en: 'What changed since the last commit (git diff), per file and line.',
   },
   keywords: ['깃 디프', '차이', '비교', '바뀐 내용', '무엇이 바뀌었는지', '수정 내용', '변경 사항', 'git diff', 'diff', 'changes', 'compare', 'patch'],
   input,

@@ -40,12 +40,12 @@ export interface PlaceInput {
 const given = (value: string | undefined): string | undefined => (value === undefined || value.trim() === '' ? undefined : value.trim());
 
 /** The refusals of resolving `git` said so an office worker's administrator can act on them. */
-function programRefusal(refusal: ProgramRefusal, ctx: PrecheckContext): Text {
+function programRefusal(refusal: ProgramRefusal): Text {
   switch (refusal.code) {
     case 'NOT_WHITELISTED':
       return m.notWhitelisted();
     case 'NOT_FOUND':
-      return m.notInstalled(ctx.files.roots.length > 0 ? 'shell.trustedDirs' : '-');
+      return m.notInstalled();
     default:
       return m.programRefused(refusal.message);
   }
@@ -77,7 +77,7 @@ async function looksLikeRepository(ctx: PrecheckContext, folder: string): Promis
  */
 export async function placeGit(ctx: PrecheckContext, where: PlaceInput, args: (place: Omit<GitPlace, 'program'>) => readonly string[], options: { readonly fileMustExist?: boolean } = {}): Promise<GitPlace | Failure> {
   const found = await ctx.processes.resolve(GIT);
-  if (found.kind === 'refused') return failure(programRefusal(found, ctx));
+  if (found.kind === 'refused') return failure(programRefusal(found));
   const pathArg = given(where.path);
   const fileArg = given(where.file);
   let cwd: string;
@@ -114,7 +114,7 @@ export async function placeGit(ctx: PrecheckContext, where: PlaceInput, args: (p
     if (judged.code === 'REPOSITORY_NOT_ALLOWED' && !(await looksLikeRepository(ctx, cwd))) {
       return failure(m.notARepository(ctx.files.display(cwd) || '.'));
     }
-    return failure(judged.code === 'NOT_WHITELISTED' || judged.code === 'NOT_FOUND' ? programRefusal(judged, ctx) : judged.message);
+    return failure(judged.code === 'NOT_WHITELISTED' || judged.code === 'NOT_FOUND' ? programRefusal(judged) : judged.message);
   }
   return { program: judged, ...place };
 }

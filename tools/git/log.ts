@@ -7,10 +7,10 @@ import { gitMessages as m } from './messages';
 
 const input = Type.Object(
   {
-    path: Type.Optional(Type.String({ description: 'A folder in a git repository; default the workspace. A sub-folder shows only its history.' })),
-    file: Type.Optional(Type.String({ description: 'Only the commits that changed this file (renames followed).' })),
-    ref: Type.Optional(Type.String({ description: 'Branch, tag or commit id to start from; default HEAD.' })),
-    maxCount: Type.Optional(Type.Integer({ description: 'How many commits, newest first; default 20, at most 200.' })),
+    path: Type.Optional(Type.String({ description: 'Folder in a git repository; default the workspace.' })),
+    file: Type.Optional(Type.String({ description: 'Only commits that changed this file.' })),
+    ref: Type.Optional(Type.String({ description: 'Start here instead of HEAD.' })),
+    maxCount: Type.Optional(Type.Integer({ description: 'Default 20, max 200.' })),
   },
   { additionalProperties: false },
 );
@@ -43,7 +43,7 @@ export const gitLog = defineTool({
   name: 'git.log',
   description: {
     ko: 'git 커밋 기록(변경 내역): 커밋 id, 날짜, 작성자, 제목, 바뀐 파일 수. 파일 하나나 폴더의 기록만 볼 수도 있습니다.',
-    en: 'git commit history: commit id, date, author, subject, files changed. Can show the history of one file or folder only.',
+    en: 'git commit history (id, date, author, subject), of the repository or one file.',
   },
   keywords: ['깃 로그', '커밋', '커밋 기록', '변경 내역', '변경 이력', '히스토리', '누가 언제', 'git log', 'log', 'history', 'commits', 'changelog'],
   input,

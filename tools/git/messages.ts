@@ -7,13 +7,13 @@ import { text, type Text } from '../../electron/common/i18n';
 export const gitMessages = {
   notWhitelisted: (): Text =>
     text(
-      'git 도구를 쓸 수 없습니다: 관리자 정책의 허용 프로그램 목록(shell.commands)에 git이 없습니다. git 기록이 필요하면 관리자에게 정책의 shell.commands에 "git"을 넣어 달라고 요청하세요. 그때까지 파일 내용은 filesystem.read로 보세요.',
-      'The git tools cannot be used: git is not in the administrator policy\'s program list (shell.commands). If you need git history, ask the administrator to add "git" to shell.commands. Until then read files with filesystem.read.',
+      'git 도구를 쓸 수 없습니다: 관리자 정책의 허용 프로그램 목록("shell" 항목의 "commands")에 git이 없습니다. git 기록이 필요하면 관리자에게 그 목록에 "git"을 넣어 달라고 요청하세요. 그때까지 파일 내용은 filesystem.read로 보세요.',
+      'The git tools cannot be used: git is not in the administrator policy\'s program list ("commands" under "shell"). If you need git history, ask the administrator to add "git" to that list. Until then read files with filesystem.read.',
     ),
-  notInstalled: (dirs: string): Text =>
+  notInstalled: (): Text =>
     text(
-      `이 PC에는 git이 설치되어 있지 않거나 신뢰된 폴더(${dirs})에 없습니다. 관리자에게 git 설치(Windows: Git for Windows, C:\\Program Files\\Git\\cmd)나 정책의 shell.trustedDirs 확인을 요청하세요. 그때까지 파일 내용은 filesystem.read로 보세요.`,
-      `git is not installed on this PC, or not in a trusted folder (${dirs}). Ask the administrator to install git (Windows: Git for Windows, C:\\Program Files\\Git\\cmd) or to check shell.trustedDirs in the policy. Until then read files with filesystem.read.`,
+      `이 PC에는 git이 설치되어 있지 않거나 정책의 신뢰된 폴더("shell" 항목의 "trustedDirs")에 없습니다. 관리자에게 git 설치(Windows: Git for Windows, C:\\Program Files\\Git\\cmd)나 신뢰된 폴더 확인을 요청하세요. 그때까지 파일 내용은 filesystem.read로 보세요.`,
+      `git is not installed on this PC, or not in one of the policy's trusted folders ("trustedDirs" under "shell"). Ask the administrator to install git (Windows: Git for Windows, C:\\Program Files\\Git\\cmd) or to check the trusted folders. Until then read files with filesystem.read.`,
     ),
   programRefused: (why: Text): Text =>
     text(`git을 실행할 수 없습니다: ${why.ko}`, `git cannot be run: ${why.en}`),

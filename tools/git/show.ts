@@ -8,9 +8,9 @@ import { gitMessages as m } from './messages';
 
 const input = Type.Object(
   {
-    ref: Type.String({ description: 'Commit id, branch or tag to show (e.g. "3f2a9c1", "HEAD~1").' }),
-    path: Type.Optional(Type.String({ description: 'A folder in the git repository; default the workspace. A sub-folder shows only its changes.' })),
-    file: Type.Optional(Type.String({ description: "Only this file's changes in that commit." })),
+    ref: Type.String({ description: 'Commit id, branch or tag (e.g. "HEAD~1").' }),
+    path: Type.Optional(Type.String({ description: 'Folder in the git repository; default the workspace.' })),
+    file: Type.Optional(Type.String({ description: 'Only this file.' })),
   },
   { additionalProperties: false },
 );
@@ -34,7 +34,7 @@ export const gitShow = defineTool({
   name: 'git.show',
   description: {
     ko: '커밋 하나의 내용: 작성자, 날짜, 커밋 메시지, 바뀐 파일과 줄. file로 한 파일만 봅니다.',
-    en: 'One commit in full: author, date, message, files and lines changed. file narrows it to one file.',
+    en: 'One git commit: author, date, message and its changes.',
   },
   keywords: ['커밋 내용', '커밋 보기', '그 커밋', '무엇을 고쳤는지', '커밋 메시지', 'git show', 'show', 'commit', 'revision'],
   input,

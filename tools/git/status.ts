@@ -7,7 +7,7 @@ import { gitMessages as m } from './messages';
 
 const input = Type.Object(
   {
-    path: Type.Optional(Type.String({ description: 'A folder in a git repository (or a file in one); default the workspace. A sub-folder narrows the list to it.' })),
+    path: Type.Optional(Type.String({ description: 'Folder in a git repository; default the workspace.' })),
   },
   { additionalProperties: false },
 );
@@ -73,7 +73,7 @@ export const gitStatus = defineTool({
   name: 'git.status',
   description: {
     ko: 'git 저장소의 현재 상태: 브랜치, 바뀐 파일(수정·새 파일·삭제·이름 바꿈), 스테이징 여부. 읽기만 합니다.',
-    en: 'Current state of a git repository: branch, changed files (modified, new, deleted, renamed), staged or not. Read-only.',
+    en: 'git repository state: branch, changed files (modified, new, deleted, renamed), staged or not.',
   },
   keywords: ['깃', '깃 상태', '변경된 파일', '바뀐 파일', '커밋 안 한', '스테이징', '브랜치', 'git', 'git status', 'status', 'changes', 'modified', 'uncommitted', 'branch'],
   input,
