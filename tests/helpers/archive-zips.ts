@@ -16,6 +16,8 @@ export interface RawEntry {
   readonly method?: number;
   /** Declared uncompressed size (default: the real one). A smaller value makes a lying entry. */
   readonly declaredSize?: number;
+  /** Declared compressed size (default: the real one); only the central directory gets it. */
+  readonly declaredCompressedSize?: number;
   /** Default 0x0314 (Unix, zip 2.0) with mode 0100644. */
   readonly versionMadeBy?: number;
   readonly externalAttributes?: number;
@@ -73,7 +75,7 @@ export function rawZip(entries: readonly RawEntry[]): Uint8Array {
     central.writeUInt16LE(0, 12);
     central.writeUInt16LE(0x5b83, 14);
     central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(compressedSize, 20);
+    central.writeUInt32LE(e.declaredCompressedSize ?? compressedSize, 20);
     central.writeUInt32LE(size, 24);
     central.writeUInt16LE(name.length, 28);
     central.writeUInt32LE((e.externalAttributes ?? (0o100644 << 16)) >>> 0, 38);

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { crc32 } from 'node:zlib';
 import type { Entry, ZipFile } from 'yauzl';
 import type { ReadOnlyFileAccess } from '../kit/define-tool';
 import { decodeEntryName, type NameEncoding } from './entry-names';
@@ -153,7 +154,7 @@ export type ReadOutcome =
 
 /**
  * An entry's content, whole, inflating and counting as it streams: it stops as soon as the real
- * bytes pass the declared size (or `limit`), and at once when `signal` aborts (between chunks, and
+ * bytes pass the declared size (or `limit`), checks the CRC-32, and at once when `signal` aborts (between chunks, and
  * while waiting for one). Nothing is written here, so a stopped or refused entry leaves no file.
  */
 export async function readEntryBytes(archive: OpenArchive, item: ArchiveEntry, limit: number, signal: AbortSignal): Promise<ReadOutcome> {
@@ -167,6 +168,8 @@ export async function readEntryBytes(archive: OpenArchive, item: ArchiveEntry, l
   const allowed = Math.min(item.size, limit);
   const chunks: Buffer[] = [];
   let total = 0;
+  // yauzl leaves the CRC to its caller; a damaged entry must not become a file.
+  let crc = 0;
   const stop = () => stream.destroy();
   signal.addEventListener('abort', stop, { once: true });
   try {
@@ -174,6 +177,7 @@ export async function readEntryBytes(archive: OpenArchive, item: ArchiveEntry, l
       if (signal.aborted) return { kind: 'cancelled' };
       total += chunk.length;
       if (total > allowed) return { kind: 'too-large', bytes: total };
+      crc = crc32(chunk, crc);
       chunks.push(chunk);
     }
   } catch (e) {
@@ -187,6 +191,6 @@ export async function readEntryBytes(archive: OpenArchive, item: ArchiveEntry, l
   }
   if (signal.aborted) return { kind: 'cancelled' };
   // Fewer bytes than declared: yauzl reports that as an error; a stream that ended short anyway is damaged.
-  if (total !== item.size) return { kind: 'damaged' };
+  if (total !== item.size || crc !== item.entry.crc32 >>> 0) return { kind: 'damaged' };
   return { kind: 'read', bytes: Buffer.concat(chunks, total) };
 }
