@@ -70,7 +70,7 @@ export const codeOutline = defineTool({
   name: 'code.outline',
   description: {
     ko: '소스 파일 하나의 구조(클래스·함수·메서드·인터페이스·타입)를 줄 번호와 함께 봅니다. TS/JS, Python, Java, C#, Go, Rust, C/C++ 등.',
-    en: 'Outline one source file: classes, functions, methods, interfaces and types with line numbers and nesting. TS/JS, Python, Java, C#, Go, Rust, C/C++ and more.',
+    en: 'Outline a source file: classes, functions, methods, interfaces, types, with line numbers and nesting (TS/JS, Python, Java, C#, Go, Rust, C/C++ …).',
   },
   keywords: ['코드', '함수 목록', '함수', '클래스', '메서드', '구조', '개요', '심볼', '소스 파일', 'outline', 'symbols', 'functions', 'classes', 'methods', 'structure', 'code'],
   input,

@@ -103,7 +103,7 @@ export const codeStats = defineTool({
   name: 'code.stats',
   description: {
     ko: '폴더(또는 파일)의 코드 줄 수를 언어별로 셉니다: 파일 수, 코드·주석·빈 줄. .gitignore, node_modules, 바이너리는 건너뜁니다(cloc처럼).',
-    en: 'Count lines of code per language in a folder or file: files, code, comment and blank lines (like cloc). Skips .gitignore\'d files, node_modules and binaries.',
+    en: 'Lines of code per language in a folder or file (like cloc): files, code, comment, blank lines. Skips .gitignore\'d files, node_modules, binaries.',
   },
   keywords: ['코드', '줄 수', '코드 줄 수', '라인 수', '언어별', '몇 줄', '코드 통계', '프로젝트 규모', 'lines of code', 'loc', 'sloc', 'cloc', 'line count', 'code stats', 'languages'],
   input,

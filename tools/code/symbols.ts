@@ -81,6 +81,8 @@ function rustImplName(node: Node): string | null {
 const typescript: Record<string, Rule> = {
   class_declaration: { kind: 'class' },
   abstract_class_declaration: { kind: 'class' },
+  // `export default class { … }` and `const A = class { … }`: a class all the same, so its methods stay methods.
+  class: { kind: 'class', name: (n) => n.childForFieldName('name')?.text ?? '(anonymous)' },
   interface_declaration: { kind: 'interface' },
   type_alias_declaration: { kind: 'type' },
   enum_declaration: { kind: 'enum' },

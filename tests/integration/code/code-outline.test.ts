@@ -104,6 +104,11 @@ const open = useTestGate({
     'notes/memo.txt': '회의 메모\n',
     'big/many.ts': Array.from({ length: 400 }, (_, i) => `export function fn${i}() {}\n`).join(''),
     'bin/run': '#!/usr/bin/env python3\ndef 실행():\n    pass\n',
+    'more/default.ts': 'export default class {\n  저장() {}\n}\n',
+    'more/point.rs': "struct P {}\nimpl std::fmt::Display for P {\n    fn fmt(&self) {}\n}\ntrait T { fn g<'a>(&'a self); }\n",
+    'more/k.cs': 'namespace 회사 {\n  public class C {\n    public C() {}\n    void M() {}\n  }\n}\n',
+    'more/m.c': '#include <stdio.h>\nstruct S { int x; };\nstatic int *mk(void) { return 0; }\nint main(void) { return 0; }\n',
+    'more/a.cpp': 'namespace ns {\nclass A {\n public:\n  int f();\n};\n}\nint ns::A::f() { return 1; }\n',
   },
 });
 
@@ -165,6 +170,20 @@ describe('code.outline', () => {
     expect(lines).toContain('interface Handler  8–10');
     expect(lines).toContain('method Server.Start  12–14');
     expect(lines).toContain('function 시작  16');
+  });
+
+  it('outlines Rust, C#, C and C++, and an unnamed default class keeps its methods', async () => {
+    const g = await open();
+    const lines = async (path: string) => {
+      const r = await g.call('code.outline', { path });
+      expect(r.outcome).toBe('ok');
+      return r.text.split('\n').slice(1);
+    };
+    expect(await lines('more/default.ts')).toEqual(['class (anonymous)  1–3', '  method 저장  2']);
+    expect(await lines('more/point.rs')).toEqual(['struct P  1', 'impl std::fmt::Display for P  2–4', '  method fmt  3', 'trait T  5', '  method g  5']);
+    expect(await lines('more/k.cs')).toEqual(['namespace 회사  1–6', '  class C  2–5', '    constructor C  3', '    method M  4']);
+    expect(await lines('more/m.c')).toEqual(['struct S  2', 'function mk  3', 'function main  4']);
+    expect(await lines('more/a.cpp')).toEqual(['namespace ns  1–6', '  class A  2–5', '    method f  4', 'function ns::A::f  7']);
   });
 
   it('finds the language of a file without an extension from its #! line', async () => {
