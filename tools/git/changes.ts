@@ -16,16 +16,29 @@ import { gitMessages as m } from './messages';
 const PER_FILE_SHARE = 0.6;
 
 export interface RenderedChanges {
-  readonly lines: number;
   readonly notes: readonly string[];
   readonly files: number;
   readonly hidden: number;
 }
 
-function kindOf(f: ChangedFile, lang: Lang): string {
+/** A section's leading mode lines (kept by the splitter) tell a new or deleted file from a changed one. */
+function modeLines(section: string): { readonly kind: 'new' | 'deleted' | 'mode' | null; readonly body: string } {
+  const lines = section === '' ? [] : section.split('\n');
+  let k = 0;
+  let kind: 'new' | 'deleted' | 'mode' | null = null;
+  for (; k < lines.length && /^(old|new|deleted file|new file) mode /.test(lines[k] as string); k++) {
+    const line = lines[k] as string;
+    kind = line.startsWith('new file') ? 'new' : line.startsWith('deleted file') ? 'deleted' : (kind ?? 'mode');
+  }
+  return { kind, body: lines.slice(k).join('\n') };
+}
+
+function kindOf(f: ChangedFile, mode: ReturnType<typeof modeLines>['kind'], lang: Lang): string {
   if (f.from !== undefined) return lang === 'ko' ? '이름 바꿈' : 'renamed';
+  if (mode === 'new') return lang === 'ko' ? '새 파일' : 'new file';
+  if (mode === 'deleted') return lang === 'ko' ? '삭제' : 'deleted';
   if (f.binary) return lang === 'ko' ? '바이너리' : 'binary';
-  return lang === 'ko' ? '변경' : 'changed';
+  return lang === 'ko' ? '수정' : 'modified';
 }
 
 export async function renderChanges(
@@ -44,32 +57,37 @@ export async function renderChanges(
   if (visible.length === 0) {
     out.add(say(lang, text('바뀐 내용이 없습니다.', 'No changes.')));
     if (hidden.size > 0) notes.push(say(lang, m.hidden(hidden.size)));
-    return { lines: 0, notes, files: 0, hidden: hidden.size };
+    return { notes, files: 0, hidden: hidden.size };
   }
   const added = visible.reduce((n, { f }) => n + f.added, 0);
   const deleted = visible.reduce((n, { f }) => n + f.deleted, 0);
   out.add(lang === 'ko' ? `바뀐 파일 ${visible.length}개 (+${added} −${deleted}):` : `${visible.length} file(s) changed (+${added} −${deleted}):`);
   const name = (f: ChangedFile): string => (f.from !== undefined ? `${shown(ctx, abs(f.from))} → ${shown(ctx, abs(f.path))}` : shown(ctx, abs(f.path)));
   let summaryLeft = 0;
-  for (const { f } of visible) {
-    const stats = f.binary ? (lang === 'ko' ? '내용 비교 생략' : 'contents not compared') : `+${f.added} −${f.deleted}`;
-    if (summaryLeft > 0 || !out.add(`  ${kindOf(f, lang)}: ${name(f)} (${stats})`)) summaryLeft++;
-  }
+  const parts = visible.map(({ i }) => modeLines(sections?.[i] ?? ''));
+  visible.forEach(({ f }, n) => {
+    const kind = kindOf(f, parts[n]!.kind, lang);
+    // '바이너리: x' already says it; a new, deleted or renamed binary file says it in the parentheses.
+    const plainBinary = f.from === undefined && parts[n]!.kind !== 'new' && parts[n]!.kind !== 'deleted';
+    const binary = plainBinary ? text('내용 비교 생략', 'contents not compared') : text('바이너리, 내용 비교 생략', 'binary, contents not compared');
+    const stats = f.binary ? say(lang, binary) : `+${f.added} −${f.deleted}`;
+    if (summaryLeft > 0 || !out.add(`  ${kind}: ${name(f)} (${stats})`)) summaryLeft++;
+  });
   if (summaryLeft > 0) {
     notes.push(say(lang, text(`… 파일 ${summaryLeft}개 더 있음. file이나 path로 좁혀 보세요.`, `… ${summaryLeft} more file(s). Narrow it down with file or path.`)));
     if (hidden.size > 0) notes.push(say(lang, m.hidden(hidden.size)));
-    return { lines: 0, notes, files: visible.length, hidden: hidden.size };
+    return { notes, files: visible.length, hidden: hidden.size };
   }
   if (sections === null) {
     notes.push(say(lang, text('파일별 내용을 나눠 읽지 못해 목록만 보였습니다. file로 한 파일씩 보세요.', 'The per-file contents could not be told apart; only the list is shown. Give one file at a time as file.')));
     if (hidden.size > 0) notes.push(say(lang, m.hidden(hidden.size)));
-    return { lines: 0, notes, files: visible.length, hidden: hidden.size };
+    return { notes, files: visible.length, hidden: hidden.size };
   }
   const shareOf = visible.length > 1 ? Math.floor(out.left() * PER_FILE_SHARE) : Infinity;
   const cutFiles: string[] = [];
   const notShown: string[] = [];
-  for (const { f, i } of visible) {
-    const section = sections[i] ?? '';
+  for (const [n, { f }] of visible.entries()) {
+    const section = parts[n]!.body;
     if (notShown.length > 0) {
       notShown.push(name(f));
       continue;
@@ -83,7 +101,8 @@ export async function renderChanges(
       continue;
     }
     if (section === '') {
-      out.add(say(lang, text('(내용 변화 없음: 이름이나 권한만 바뀜)', '(no content change: name or mode only)')));
+      const empty = parts[n]!.kind === 'new' || parts[n]!.kind === 'deleted';
+      out.add(say(lang, empty ? text('(빈 파일)', '(empty file)') : text('(내용 변화 없음: 이름이나 권한만 바뀜)', '(no content change: name or mode only)')));
       continue;
     }
     // One file may take at most its share when others follow; the rest of it is left out.
@@ -106,5 +125,5 @@ export async function renderChanges(
   }
   if (options.truncatedCapture) notes.push(say(lang, m.captureCut()));
   if (hidden.size > 0) notes.push(say(lang, m.hidden(hidden.size)));
-  return { lines: 0, notes, files: visible.length, hidden: hidden.size };
+  return { notes, files: visible.length, hidden: hidden.size };
 }

@@ -69,6 +69,21 @@ async function looksLikeRepository(ctx: PrecheckContext, folder: string): Promis
   return false;
 }
 
+/** Up to five folders right below `folder` that hold a `.git`: where the model probably meant to look. */
+async function repositoriesBelow(ctx: PrecheckContext, folder: string): Promise<string[]> {
+  const found: string[] = [];
+  try {
+    const entries = await ctx.files.list(folder, { maxEntries: 500 });
+    for (const e of entries.filter((x) => x.type === 'directory').slice(0, 200)) {
+      if ((await ctx.files.stat(joinPath(e.path, '.git'))) !== null) found.push(ctx.files.display(e.path));
+      if (found.length === 5) break;
+    }
+  } catch (e) {
+    if (!isFileAccessError(e)) throw e;
+  }
+  return found;
+}
+
 /**
  * The program, the working folder (the `path` folder, or the folder of a `path` that is a file,
  * or the folder of `file`; default the first workspace root) and the file, each confined. Then
@@ -112,7 +127,7 @@ export async function placeGit(ctx: PrecheckContext, where: PlaceInput, args: (p
   const judged = await ctx.processes.resolve(GIT, { args: args(place), cwd });
   if (judged.kind === 'refused') {
     if (judged.code === 'REPOSITORY_NOT_ALLOWED' && !(await looksLikeRepository(ctx, cwd))) {
-      return failure(m.notARepository(ctx.files.display(cwd) || '.'));
+      return failure(m.notARepository(ctx.files.display(cwd) || '.', await repositoriesBelow(ctx, cwd)));
     }
     return failure(judged.code === 'NOT_WHITELISTED' || judged.code === 'NOT_FOUND' ? programRefusal(judged) : judged.message);
   }

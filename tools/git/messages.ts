@@ -17,10 +17,10 @@ export const gitMessages = {
     ),
   programRefused: (why: Text): Text =>
     text(`git을 실행할 수 없습니다: ${why.ko}`, `git cannot be run: ${why.en}`),
-  notARepository: (shown: string): Text =>
+  notARepository: (shown: string, below: readonly string[]): Text =>
     text(
-      `'${shown}'는 git 저장소가 아닙니다 (이 폴더와 그 위 폴더에 .git이 없습니다). 저장소 폴더(.git이 있는 폴더)나 그 안의 폴더를 path로 주세요. 폴더 내용은 filesystem.list로 보세요.`,
-      `'${shown}' is not a git repository (no .git in it or above it). Give the repository folder (the one holding .git) or a folder inside it as path. filesystem.list shows what a folder holds.`,
+      `'${shown}'는 git 저장소가 아닙니다 (이 폴더와 그 위 폴더에 .git이 없습니다). ${below.length > 0 ? `이 안의 저장소: ${below.map((b) => `'${b}'`).join(', ')} — 그중 하나를 path로 주세요.` : '저장소 폴더(.git이 있는 폴더)나 그 안의 폴더를 path로 주세요.'} 폴더 내용은 filesystem.list로 보세요.`,
+      `'${shown}' is not a git repository (no .git in it or above it). ${below.length > 0 ? `Repositories inside it: ${below.map((b) => `'${b}'`).join(', ')} — give one of them as path.` : 'Give the repository folder (the one holding .git) or a folder inside it as path.'} filesystem.list shows what a folder holds.`,
     ),
   notAFolder: (shown: string): Text =>
     text(`'${shown}'이(가) 없습니다. 저장소 안의 폴더를 path로 주세요 (생략하면 작업 공간).`, `'${shown}' does not exist. Give a folder inside a repository as path (omit it for the workspace).`),

@@ -51,8 +51,13 @@ describe('git.status', () => {
     expect(r.outcome).toBe('refused');
     expect(r.text).toContain("'그냥 폴더'는 git 저장소가 아닙니다");
     expect(r.text).toContain('path');
+    // The workspace itself is no repository, but one lies right inside it: the refusal names it.
+    officeRepo(join(g.workspace, '프로젝트'));
+    const root = await g.call('git.status', {});
+    expect(root.outcome).toBe('refused');
+    expect(root.text).toContain("이 안의 저장소: '프로젝트'");
     const events = await g.auditEvents();
-    expect(events.filter((e) => e['type'] === 'precheck.refused')).toHaveLength(1);
+    expect(events.filter((e) => e['type'] === 'precheck.refused')).toHaveLength(2);
     expect(events.filter((e) => e['type'] === 'execution.started')).toHaveLength(0);
   });
 });
@@ -139,7 +144,7 @@ describe('git.diff', () => {
     const r = await g.call('git.diff', { path: 'repo' });
     expect(r.outcome).toBe('ok');
     expect(r.text.length).toBeLessThanOrEqual(3000);
-    expect(r.text).toContain('큰 파일.txt');
+    expect(r.text).toContain('새 파일: repo/큰 파일.txt (+5000 −0)');
     expect(r.text).toMatch(/file에 그 파일 하나를 주어 다시 보세요/);
   });
 });
@@ -157,7 +162,7 @@ describe('git.show', () => {
     expect(r.text).toContain('+셋째 줄');
     const first = await g.call('git.show', { ref: 'HEAD~1', path: 'repo', file: 'repo/로고.bin' });
     expect(first.text).toContain('첫 커밋: 보고서 초안');
-    expect(first.text).toContain('바이너리: repo/로고.bin');
+    expect(first.text).toContain('새 파일: repo/로고.bin (바이너리, 내용 비교 생략)');
     expect(first.text).not.toContain('보고서.txt');
   });
 
