@@ -222,6 +222,14 @@ describe('code.outline', () => {
     expect(ko.text).toContain('filesystem.read로 읽고');
   });
 
+  it('a source file over the size cap is not parsed, with a signpost to search.text and filesystem.read', async () => {
+    const g = await open({ files: { 'gen/bundle.js': `var x = ${'1 + '.repeat(300_000)}1;\n` } });
+    const r = await g.call('code.outline', { path: 'gen/bundle.js' });
+    expect(r.outcome).toBe('error');
+    expect(r.text).toContain('too large to outline');
+    expect(r.text).toContain('search.text');
+  });
+
   it('a missing file and a folder are refused with a signpost', async () => {
     const g = await open();
     const missing = await g.call('code.outline', { path: 'src/nope.ts' });
