@@ -13,8 +13,8 @@ import { openArchive, readEntryBytes, type ArchiveEntry, type OpenArchive } from
 
 const input = Type.Object(
   {
-    path: Type.String({ description: 'The .zip file to extract, inside the workspace (e.g. "첨부/자료.zip").' }),
-    to: Type.Optional(Type.String({ description: 'Folder to extract into (default: a new folder named after the zip, beside it).' })),
+    path: Type.String({ description: 'The .zip to extract (e.g. "첨부/자료.zip").' }),
+    to: Type.Optional(Type.String({ description: 'Folder to extract into (default: beside the zip, named after it).' })),
   },
   { additionalProperties: false },
 );
@@ -88,6 +88,9 @@ function judgeEntry(item: ArchiveEntry): Failure | null {
   }
   return null;
 }
+
+/** "1 file", "3 files". */
+const files_ = (n: number): string => `${n} ${n === 1 ? 'file' : 'files'}`;
 
 function defaultDestination(zipPath: string): string {
   const name = baseName(zipPath);
@@ -247,7 +250,7 @@ function digestLine(digest: string): string {
 
 function renderPreview(p: Prepared, files: ReadOnlyFileAccess, lang: Lang): string {
   const lines = [
-    pick(text(`'${displayOf(files, p.destination)}'에 만들 파일 ${p.files.length}개 (${humanSize(p.totalBytes)}):`, `${p.files.length} files (${humanSize(p.totalBytes)}) to create in '${displayOf(files, p.destination)}':`), lang),
+    pick(text(`'${displayOf(files, p.destination)}'에 만들 파일 ${p.files.length}개 (${humanSize(p.totalBytes)}):`, `${files_(p.files.length)} (${humanSize(p.totalBytes)}) to create in '${displayOf(files, p.destination)}':`), lang),
     ...p.files.map((f) => `- ${displayOf(files, f.path)} (${humanSize(f.item!.size)})`),
     digestLine(p.digest),
   ];
@@ -264,8 +267,8 @@ function changedSinceApproval(path: string): Text {
 export const archiveUnzip = defineTool({
   name: 'archive.unzip',
   description: {
-    ko: 'zip 압축 파일을 풉니다. to를 안 주면 zip 옆에 같은 이름의 새 폴더를 만듭니다. 있는 파일은 덮어쓰지 않습니다.',
-    en: 'Extract a .zip file. Without to, a new folder named after the zip is made beside it. Never overwrites existing files.',
+    ko: 'zip 파일을 풉니다(기본: zip 옆에 같은 이름의 새 폴더). 있는 파일은 덮어쓰지 않습니다.',
+    en: 'Extract a .zip file (default: into a new folder named after it). Never overwrites files.',
   },
   keywords: ['압축 풀기', '압축 풀어줘', '풀어줘', '압축 해제', '해제', '첨부파일', 'zip', 'unzip', 'extract', 'decompress', 'unpack'],
   input,
@@ -296,7 +299,7 @@ export const archiveUnzip = defineTool({
     if (!facts) return text(`'${args.path}' 파일을 풀어 ${plan.targets.length}개 항목을 만듭니다`, `Extracts '${args.path}', creating ${plan.targets.length} entries`);
     return text(
       `${facts.zip}의 파일 ${facts.files}개(${humanSize(facts.bytes)})를 ${facts.destination}/에 풉니다`,
-      `Extracts ${facts.files} files (${humanSize(facts.bytes)}) from ${facts.zip} into ${facts.destination}/`,
+      `Extracts ${files_(facts.files)} (${humanSize(facts.bytes)}) from ${facts.zip} into ${facts.destination}/`,
     );
   },
 
@@ -367,14 +370,14 @@ export const archiveUnzip = defineTool({
       return finish(
         text(
           `사용자가 중지했습니다. '${shownDest}'에 ${written.length}개를 풀었고 나머지 ${left}개는 만들지 않았습니다 (풀던 파일도 남기지 않았습니다).`,
-          `Stopped by the user. ${written.length} files were extracted to '${shownDest}'; the other ${left} were not created (nor was the one in progress).`,
+          `Stopped by the user. ${files_(written.length)} extracted to '${shownDest}'; the other ${left} were not created (nor was the one in progress).`,
         ),
         'cancelled',
       );
     }
     const headline = text(
       `'${shownZip}' 파일을 풀었습니다: 파일 ${written.length}개(${humanSize(bytes)}) → '${shownDest}/'.`,
-      `Extracted '${shownZip}': ${written.length} files (${humanSize(bytes)}) into '${shownDest}/'.`,
+      `Extracted '${shownZip}': ${files_(written.length)} (${humanSize(bytes)}) into '${shownDest}/'.`,
     );
     const extra = skipped.length > 0 ? [text(`만들지 못한 것 ${skipped.length}개:`, `Not created (${skipped.length}):`)] : [];
     return finish(headline, written.length === 0 && skipped.length > 0 ? 'error' : 'ok', extra);

@@ -59,6 +59,8 @@ export function entryKind(entry: Entry, name: string): EntryKind {
   const dos = entry.externalFileAttributes & 0xffff;
   if ((dos & 0x400) !== 0) return 'symlink';
   if (name.endsWith('/') || name.endsWith('\\')) return 'directory';
+  // DOS directory attribute on an empty entry (some Windows tools leave out the trailing slash).
+  if ((dos & 0x10) !== 0 && entry.uncompressedSize === 0) return 'directory';
   return 'file';
 }
 

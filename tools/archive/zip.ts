@@ -13,10 +13,10 @@ import { MAX_ENTRIES, MAX_ENTRY_BYTES, MAX_ZIP_INPUT_BYTES } from './limits';
 const input = Type.Object(
   {
     from: Type.Union([Type.String(), Type.Array(Type.String(), { minItems: 1, maxItems: 5000 })], {
-      description: 'File or folder to compress, a glob such as "보고서/*.xlsx", or a list of them.',
+      description: 'File, folder or glob (e.g. "보고서/*.xlsx"), or a list of them.',
     }),
     to: Type.String({ description: 'The new .zip file, e.g. "보고서.zip".' }),
-    overwrite: Type.Optional(Type.Boolean({ description: 'Replace the .zip if it already exists (default false).' })),
+    overwrite: Type.Optional(Type.Boolean({ description: 'Replace an existing .zip (default false).' })),
   },
   { additionalProperties: false },
 );
@@ -184,8 +184,8 @@ function changed(): Text {
 export const archiveZip = defineTool({
   name: 'archive.zip',
   description: {
-    ko: '파일이나 폴더를 zip으로 압축합니다. from에 경로·글롭·목록, to에 새 .zip 이름. 있는 zip은 overwrite: true일 때만 바꿉니다.',
-    en: 'Compress files or folders into a .zip. from: a path, glob or list; to: the new .zip. An existing zip is replaced only with overwrite: true.',
+    ko: '파일이나 폴더(경로·글롭·목록)를 새 .zip 파일로 압축합니다.',
+    en: 'Compress files or folders (a path, glob or list) into a new .zip file.',
   },
   keywords: ['압축', '압축해줘', '압축하기', '묶어', '묶어줘', '집 파일', 'zip', 'compress', 'archive', 'bundle', 'pack'],
   input,
@@ -259,7 +259,7 @@ export const archiveZip = defineTool({
         text: pick(
           text(
             `'${shown}' 파일을 ${p.existing ? '새로 만들어 바꿨습니다' : '만들었습니다'}: 파일 ${p.members.length}개, ${humanSize(p.totalBytes)} → ${humanSize(outBytes)}.`,
-            `${p.existing ? 'Replaced' : 'Created'} '${shown}': ${p.members.length} files, ${humanSize(p.totalBytes)} → ${humanSize(outBytes)}.`,
+            `${p.existing ? 'Replaced' : 'Created'} '${shown}': ${p.members.length} ${p.members.length === 1 ? 'file' : 'files'}, ${humanSize(p.totalBytes)} → ${humanSize(outBytes)}.`,
           ),
           lang,
         ),

@@ -70,7 +70,7 @@ describe('archive.zip → archive.unzip round trip', () => {
     const r = await g.call('archive.unzip', { path: '첨부/자료.zip' });
     expect(r.outcome).toBe('ok');
     expect(await readFile(join(g.workspace, '첨부/자료/계약서.txt'), 'utf8')).toBe('계약 내용');
-    expect(g.approvals[0]!.summary.en).toMatch(/^Extracts 1 files \(.+\) from 첨부\/자료\.zip into 첨부\/자료\/$/);
+    expect(g.approvals[0]!.summary.en).toMatch(/^Extracts 1 file \(.+\) from 첨부\/자료\.zip into 첨부\/자료\/$/);
   });
 
   it('decodes CP949 names written without the UTF-8 flag (Korean Windows zips)', async () => {

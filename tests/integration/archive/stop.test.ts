@@ -37,7 +37,7 @@ describe('Stop during archive.unzip', () => {
     try {
       const r = await g.call('archive.unzip', { path: 'big.zip', to: 'out' }, controller.signal);
       expect(r.outcome).toBe('cancelled');
-      expect(r.text).toContain('Stopped by the user. 1 files were extracted');
+      expect(r.text).toContain('Stopped by the user. 1 file extracted');
       expect(r.details).toMatchObject({ written: 1, files: ['out/first.txt'] });
     } finally {
       watcher.close();
