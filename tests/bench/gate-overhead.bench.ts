@@ -49,6 +49,7 @@ async function main(): Promise<void> {
     http: unused as never,
     ssh: unused as never,
     processes: unused as never,
+    browser: unused as never,
     policy: { maxOutputChars: 30_000, defaultTimeoutMs: 120_000, maxTimeoutMs: 600_000, denyArgsOf: () => [] },
     signal: new AbortController().signal,
     outputBudget: 30_000,
