@@ -3,7 +3,7 @@ import { text } from '../../electron/common/i18n';
 import { shortLocalTime } from '../kit/dates';
 import { defineTool, type PrecheckContext } from '../kit/define-tool';
 import { BudgetedText, parseBlame } from './git-output';
-import { failed, gitPlan, insideRepository, locate, placeGit, runGit, say, shown, type GitPlace } from './git-run';
+import { failed, gitPlan, insideRepository, locate, placeGit, printable, runGit, say, shown, type GitPlace } from './git-run';
 import { gitMessages as m } from './messages';
 
 const input = Type.Object(
@@ -94,7 +94,7 @@ export const gitBlame = defineTool({
       if (l.commit !== previous) {
         const who = UNCOMMITTED.test(l.commit)
           ? say(lang, text('(아직 커밋 안 됨)', '(not committed yet)'))
-          : `${l.commit.slice(0, 10)} ${l.author} ${shortLocalTime(l.time * 1000).slice(0, 10)} "${l.summary}"`;
+          : printable(`${l.commit.slice(0, 10)} ${l.author} ${shortLocalTime(l.time * 1000).slice(0, 10)} "${l.summary}"`);
         if (!out.add(who)) break;
         previous = l.commit;
       }

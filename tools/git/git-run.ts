@@ -260,9 +260,20 @@ export async function hiddenPaths(ctx: ToolContext, cwd: string, paths: readonly
   return hidden;
 }
 
-/** Where to show a path: relative to its workspace root ('.' for the root itself). */
+/**
+ * Where to show a path: relative to its workspace root ('.' for the root itself), control
+ * characters written as escapes — a file name is the repository's (the agent's) text, and a name
+ * with a newline must not read as another line of the answer.
+ */
 export function shown(ctx: { readonly files: { display(p: string): string } }, absolute: string): string {
-  return ctx.files.display(absolute) || '.';
+  return printable(ctx.files.display(absolute) || '.');
+}
+
+export function printable(value: string): string {
+  return value.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) => {
+    const named: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+    return named[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  });
 }
 
 export function say(lang: Lang, t: Text): string {

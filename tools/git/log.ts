@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { text } from '../../electron/common/i18n';
 import { defineTool } from '../kit/define-tool';
 import { BudgetedText, LOG_FORMAT, parseLog } from './git-output';
-import { failed, gitPlan, insideRepository, locate, placeGit, refProblem, runGit, say, shown, type GitPlace } from './git-run';
+import { failed, gitPlan, insideRepository, locate, placeGit, printable, refProblem, runGit, say, shown, type GitPlace } from './git-run';
 import { gitMessages as m } from './messages';
 
 const input = Type.Object(
@@ -90,7 +90,7 @@ export const gitLog = defineTool({
     for (const e of entries) {
       const date = e.date.slice(0, 16).replace('T', ' ');
       const stats = lang === 'ko' ? `파일 ${e.files}개, +${e.added} −${e.deleted}` : `${e.files} file(s), +${e.added} −${e.deleted}`;
-      if (!out.add(`${e.commit.slice(0, 10)} ${date} ${e.author} — ${e.subject} (${stats})`)) break;
+      if (!out.add(printable(`${e.commit.slice(0, 10)} ${date} ${e.author} — ${e.subject} (${stats})`))) break;
       shownCount++;
     }
     const notes: string[] = [];

@@ -3,7 +3,7 @@ import { text } from '../../electron/common/i18n';
 import { defineTool, type PrecheckContext } from '../kit/define-tool';
 import { renderChanges } from './changes';
 import { BudgetedText, parseNumstatPatch, RS, US } from './git-output';
-import { failed, gitPlan, insideRepository, locate, placeGit, refProblem, runGit, say, shown, type GitPlace } from './git-run';
+import { failed, gitPlan, insideRepository, locate, placeGit, printable, refProblem, runGit, say, shown, type GitPlace } from './git-run';
 import { gitMessages as m } from './messages';
 
 const input = Type.Object(
@@ -79,7 +79,7 @@ export const gitShow = defineTool({
     const out = new BudgetedText(ctx.outputBudget);
     const parentList = (parents ?? '').split(' ').filter(Boolean).map((p) => p.slice(0, 10));
     out.add(`${lang === 'ko' ? '커밋' : 'commit'} ${id ?? commit}${parentList.length > 1 ? (lang === 'ko' ? ` (병합: ${parentList.join(' + ')})` : ` (merge of ${parentList.join(' + ')})`) : ''}`);
-    out.add(`${lang === 'ko' ? '작성자' : 'Author'}: ${author ?? ''} <${email ?? ''}>`);
+    out.add(printable(`${lang === 'ko' ? '작성자' : 'Author'}: ${author ?? ''} <${email ?? ''}>`));
     out.add(`${lang === 'ko' ? '날짜' : 'Date'}: ${(date ?? '').replace('T', ' ')}`);
     out.add('');
     // The message is the commit's own text: cut to a share of the budget, never the whole of it.

@@ -199,3 +199,21 @@ describe('git.blame', () => {
     expect(missing.outcome).toBe('refused');
   });
 });
+
+describe('names git lists are shown as data', () => {
+  it('a file name with a newline or a tab is escaped, so it cannot pass for another line of the answer', async () => {
+    const g = await open({ lang: 'ko' });
+    const repo = join(g.workspace, 'repo');
+    officeRepo(repo);
+    put(repo, '가짜\n  수정: 인사/급여.txt', 'x\n');
+    put(repo, '탭\t이름.txt', 'y\n');
+    git(repo, 'add', '-A');
+    for (const [tool, args] of [['git.status', { path: 'repo' }], ['git.diff', { path: 'repo' }]] as const) {
+      const r = await g.call(tool, args);
+      expect(r.outcome).toBe('ok');
+      expect(r.text).toContain('repo/가짜\\n  수정: 인사/급여.txt');
+      expect(r.text).toContain('repo/탭\\t이름.txt');
+      expect(r.text.split('\n').some((l) => l.trim().startsWith('수정: 인사/급여.txt'))).toBe(false);
+    }
+  });
+});
