@@ -45,7 +45,7 @@ describe('messages name only registered tools', () => {
   const families = new Set(builtinTools.map((t) => t.name.split('.')[0]!));
 
   it('the scan finds what it looks for', () => {
-    expect(unregisteredMentions('x', ["'코드는 code.outline으로'", "'browser 도구로'", "'the archive tools'", "'document.pdf.open으로'"], registered, families)).toHaveLength(4);
+    expect(unregisteredMentions('x', ["'클릭은 browser.click으로'", "'pdf 도구로'", "'the word tools'", "'document.pdf.open으로'"], registered, families)).toHaveLength(4);
     expect(unregisteredMentions('x', ["'filesystem.read로 읽으세요'", "'shell 도구'"], registered, families)).toEqual([]);
   });
 
