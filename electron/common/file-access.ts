@@ -253,4 +253,9 @@ export interface FileAccess {
   withPathVeto?(veto: { ruleFor(absolutePath: string): string | null } | null): FileAccess;
   /** How many entries this view's path veto kept out (0 without one). */
   skippedByPolicy?(): number;
+  /**
+   * Whether this view's path veto covers an absolute path (counted as kept out): for paths a tool
+   * learns from elsewhere than a walk, such as the files git lists (the git tools).
+   */
+  vetoed?(absolutePath: string): boolean;
 }

@@ -190,7 +190,7 @@ describe('policy deny rules', () => {
     }
   });
 
-  it("the git tools' own deny rule holds for the path they name", async () => {
+  it("the git tools' own deny rule holds for the path they name and for what git lists", async () => {
     const g = await open({ lang: 'en', policy: { ...POLICY, rules: { deny: ['git.*(**/인사/**)'] } } });
     const repo = join(g.workspace, 'repo');
     officeRepo(repo);
@@ -199,6 +199,15 @@ describe('policy deny rules', () => {
     git(repo, 'commit', '-q', '-m', 'pay');
     const r = await g.call('git.blame', { file: 'repo/인사/급여.txt' });
     expect(r.outcome).toBe('denied');
+    // And for what git lists by itself (SPEC G-PERM: every path a tool lists).
+    put(repo, '인사/급여.txt', '홍길동 900\n');
+    put(repo, '문서/보고서.txt', '바뀜\n');
+    for (const [tool, args] of [['git.status', { path: 'repo' }], ['git.diff', { path: 'repo' }], ['git.show', { ref: 'HEAD', path: 'repo' }]] as const) {
+      const listed = await g.call(tool, args);
+      expect({ tool, outcome: listed.outcome }).toEqual({ tool, outcome: 'ok' });
+      expect(listed.text).not.toContain('급여');
+      expect(listed.text).toContain('path(s) covered by a policy rule are not shown');
+    }
   });
 });
 

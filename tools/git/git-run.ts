@@ -235,14 +235,22 @@ export function insideRepository(ctx: ToolContext, place: GitPlace, top: string)
 }
 
 /**
- * The paths among `paths` (absolute) that git may not be told about, and so may not be shown:
- * the process host judges path arguments with the file tools' confinement and the deny rules a
- * filesystem.read of them meets (host/process/program-paths.ts), the same judgement as
+ * The paths among `paths` (absolute) that may not be shown: those the policy's rules for this
+ * tool cover, and those git may not be told about — the process host judges path arguments with
+ * the file tools' confinement and the deny rules a filesystem.read of them meets
+ * (host/process/program-paths.ts), the same judgement as
  * `git log -- <path>` through shell.execute. It is asked without running anything (resolve), a
  * whole batch at once, and halves of a refused batch until each refused path is found.
  */
 export async function hiddenPaths(ctx: ToolContext, cwd: string, paths: readonly string[]): Promise<ReadonlySet<string>> {
   const hidden = new Set<string>();
+  // First the deny and ask rules for this tool itself (`git.*(**/인사/**)`): the gate's path veto,
+  // the one walks of the file tools obey (SPEC G-PERM: every path a tool lists).
+  const rest: string[] = [];
+  for (const p of new Set(paths)) {
+    if (ctx.files.vetoed?.(p) === true) hidden.add(p);
+    else rest.push(p);
+  }
   const judge = async (batch: readonly string[]): Promise<void> => {
     if (batch.length === 0) return;
     const verdict = await ctx.processes.resolve(GIT, { args: ['log', '--', ...batch], cwd });
@@ -256,7 +264,7 @@ export async function hiddenPaths(ctx: ToolContext, cwd: string, paths: readonly
     await judge(batch.slice(0, half));
     await judge(batch.slice(half));
   };
-  await judge([...new Set(paths)]);
+  await judge(rest);
   return hidden;
 }
 

@@ -43,6 +43,7 @@ export function readOnlyFiles(files: FileAccess): ReadOnlyFileAccess {
     trashList: () => files.trashList(),
     // Issue 14 class 3: the tool may say how many entries the policy's path veto kept out.
     skippedByPolicy: () => files.skippedByPolicy?.() ?? 0,
+    vetoed: (p: string) => files.vetoed?.(p) ?? false,
   });
 }
 

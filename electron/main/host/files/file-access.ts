@@ -152,6 +152,10 @@ class HostFileAccess implements FileAccess {
     return this.veto?.skipped ?? 0;
   }
 
+  vetoed(absolutePath: string): boolean {
+    return this.skip?.(this.resolve(absolutePath)) ?? false;
+  }
+
   resolve(p: string): string {
     return this.confiner.rules.resolve(p, this.confiner.base);
   }
