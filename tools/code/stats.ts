@@ -21,6 +21,16 @@ export const MAX_FILE_BYTES = 4 * 1024 * 1024;
 /** Files the second, unread walk counts to tell how many .gitignore and node_modules kept out. */
 export const MAX_SKIP_COUNT = 200_000;
 
+/** The caps of one tool instance: the constants above, smaller in the tests of the caps themselves. */
+export interface StatsLimits {
+  readonly maxFiles: number;
+  readonly maxTotalBytes: number;
+  readonly maxFileBytes: number;
+  readonly maxSkipCount: number;
+}
+
+export const STATS_LIMITS: StatsLimits = { maxFiles: MAX_FILES, maxTotalBytes: MAX_TOTAL_BYTES, maxFileBytes: MAX_FILE_BYTES, maxSkipCount: MAX_SKIP_COUNT };
+
 const input = Type.Object(
   {
     path: Type.Optional(Type.String({ description: 'Folder or file to count, relative to the workspace (default: the whole workspace).' })),
@@ -80,13 +90,13 @@ function table(rows: readonly (readonly string[])[]): string[] {
   return rows.map((r) => r.map(pad).join('  ').trimEnd());
 }
 
-function skippedNote(s: Skipped, policy: number, lang: Lang): string | null {
+function skippedNote(s: Skipped, policy: number, maxFileBytes: number, lang: Lang): string | null {
   const more = s.countCapped ? '+' : '';
   const parts: [number | null, string, string][] = [
     [s.nodeModules, `node_modules 안 ${number(s.nodeModules)}${more}개`, `${number(s.nodeModules)}${more} in node_modules`],
     [s.gitignored, `.gitignore 대상 ${number(s.gitignored ?? 0)}${more}개`, `${number(s.gitignored ?? 0)}${more} ignored by .gitignore`],
     [s.binary, `바이너리 ${number(s.binary)}개`, `${number(s.binary)} binary`],
-    [s.tooLarge, `${humanSize(MAX_FILE_BYTES)} 넘는 파일 ${number(s.tooLarge)}개`, `${number(s.tooLarge)} larger than ${humanSize(MAX_FILE_BYTES)}`],
+    [s.tooLarge, `${humanSize(maxFileBytes)} 넘는 파일 ${number(s.tooLarge)}개`, `${number(s.tooLarge)} larger than ${humanSize(maxFileBytes)}`],
     [s.notCode, `코드가 아닌 파일 ${number(s.notCode)}개`, `${number(s.notCode)} not source code`],
     [s.unreadable, `읽지 못한 파일 ${number(s.unreadable)}개`, `${number(s.unreadable)} unreadable`],
     [policy, `정책 규칙으로 ${number(policy)}개`, `${number(policy)} by policy`],
@@ -99,186 +109,191 @@ function skippedNote(s: Skipped, policy: number, lang: Lang): string | null {
   );
 }
 
-export const codeStats = defineTool({
-  name: 'code.stats',
-  description: {
-    ko: '폴더(또는 파일)의 코드 줄 수를 언어별로 셉니다: 파일 수, 코드·주석·빈 줄. .gitignore, node_modules, 바이너리는 건너뜁니다(cloc처럼).',
-    en: 'Lines of code per language in a folder or file (like cloc): files, code, comment, blank lines. Skips .gitignore\'d files, node_modules, binaries.',
-  },
-  keywords: ['코드', '줄 수', '코드 줄 수', '라인 수', '언어별', '몇 줄', '코드 통계', '프로젝트 규모', 'lines of code', 'loc', 'sloc', 'cloc', 'line count', 'code stats', 'languages'],
-  input,
-  risk: 'read',
-  subject: { kind: 'PATH', fields: ['path'] },
-  concurrency: 'parallel-safe',
-  capabilities: ['files'],
+/** code.stats with the given caps (the registry's instance: `codeStats`). */
+export function defineCodeStats(limits: StatsLimits) {
+  return defineTool({
+    name: 'code.stats',
+    description: {
+      ko: '폴더(또는 파일)의 코드 줄 수를 언어별로 셉니다: 파일 수, 코드·주석·빈 줄. .gitignore, node_modules, 바이너리는 건너뜁니다(cloc처럼).',
+      en: 'Lines of code per language in a folder or file (like cloc): files, code, comment, blank lines. Skips .gitignore\'d files, node_modules, binaries.',
+    },
+    keywords: ['코드', '줄 수', '코드 줄 수', '라인 수', '언어별', '몇 줄', '코드 통계', '프로젝트 규모', 'lines of code', 'loc', 'sloc', 'cloc', 'line count', 'code stats', 'languages'],
+    input,
+    risk: 'read',
+    subject: { kind: 'PATH', fields: ['path'] },
+    concurrency: 'parallel-safe',
+    capabilities: ['files'],
 
-  precheck: (args, ctx) => checkTarget(whereOf(args.path), ctx),
+    precheck: (args, ctx) => checkTarget(whereOf(args.path), ctx),
 
-  summarize: (args) => text(`'${whereOf(args.path)}'의 코드 줄 수를 언어별로 셉니다`, `Counts lines of code per language in '${whereOf(args.path)}'`),
+    summarize: (args) => text(`'${whereOf(args.path)}'의 코드 줄 수를 언어별로 셉니다`, `Counts lines of code per language in '${whereOf(args.path)}'`),
 
-  async execute(args, ctx) {
-    const { files, lang, signal } = ctx;
-    const where = whereOf(args.path);
-    const refused = await checkTarget(where, ctx);
-    if (refused) return fail(lang, refused.failure);
-    try {
-      const root = await files.check(where);
-      const info = await files.stat(root);
-      const isFolder = info?.type === 'directory';
-      const shown = displayOf(files, root) || '.';
-      const perLanguage = new Map<LanguageId, Totals>();
-      const skipped: Skipped = { binary: 0, notCode: 0, tooLarge: 0, unreadable: 0, nodeModules: 0, gitignored: null, countCapped: false };
-      // Files the ignore rules let through, counted before any filter of ours: the second walk's
-      // total minus these is what .gitignore kept out.
-      let passedIgnore = 0;
-      let passedIgnoreInNodeModules = 0;
-      let filesRead = 0;
-      let bytesRead = 0;
-      let capped: 'files' | 'bytes' | null = null;
+    async execute(args, ctx) {
+      const { files, lang, signal } = ctx;
+      const where = whereOf(args.path);
+      const refused = await checkTarget(where, ctx);
+      if (refused) return fail(lang, refused.failure);
+      try {
+        const root = await files.check(where);
+        const info = await files.stat(root);
+        const isFolder = info?.type === 'directory';
+        const shown = displayOf(files, root) || '.';
+        const perLanguage = new Map<LanguageId, Totals>();
+        const skipped: Skipped = { binary: 0, notCode: 0, tooLarge: 0, unreadable: 0, nodeModules: 0, gitignored: null, countCapped: false };
+        // Files the ignore rules let through, counted before any filter of ours: the second walk's
+        // total minus these is what .gitignore kept out.
+        let passedIgnore = 0;
+        let passedIgnoreInNodeModules = 0;
+        let filesRead = 0;
+        let bytesRead = 0;
+        let capped: 'files' | 'bytes' | null = null;
 
-      const include = (path: string): boolean => {
-        passedIgnore++;
-        if (inNodeModules(root, path)) {
-          passedIgnoreInNodeModules++;
-          return false;
-        }
-        // A name with no extension may still be a script with a #! line: read it to see.
-        if (languageOfName(path) !== null || extensionOf(path) === '') return true;
-        skipped.notCode++;
-        return false;
-      };
-      const tree = files.readTree(root, {
-        respectIgnoreFiles: true,
-        includeHidden: false,
-        windowBytes: MAX_FILE_BYTES,
-        signal,
-        reuseBuffers: true,
-        ...(isFolder ? { include } : {}),
-      });
-      for await (const file of tree) {
-        if (signal.aborted) break;
-        if (filesRead >= MAX_FILES) {
-          capped = 'files';
-          break;
-        }
-        if (bytesRead >= MAX_TOTAL_BYTES) {
-          capped = 'bytes';
-          break;
-        }
-        if (!file.ok) {
-          skipped.unreadable++;
-          continue;
-        }
-        filesRead++;
-        bytesRead += file.bytes.length;
-        if (!file.complete) {
-          skipped.tooLarge++;
-          continue;
-        }
-        if (looksBinary(file.bytes)) {
-          skipped.binary++;
-          continue;
-        }
-        const source = decodeText(file.bytes).text;
-        const id = languageOfName(file.path) ?? languageOfShebang(source.slice(0, 200).split('\n', 1)[0] ?? '');
-        if (id === null) {
+        const include = (path: string): boolean => {
+          passedIgnore++;
+          if (inNodeModules(root, path)) {
+            passedIgnoreInNodeModules++;
+            return false;
+          }
+          // A name with no extension may still be a script with a #! line: read it to see.
+          if (languageOfName(path) !== null || extensionOf(path) === '') return true;
           skipped.notCode++;
-          continue;
-        }
-        const counts = countLines(source, languageById(id).syntax);
-        const totals = perLanguage.get(id) ?? { files: 0, code: 0, comment: 0, blank: 0 };
-        totals.files++;
-        totals.code += counts.code;
-        totals.comment += counts.comment;
-        totals.blank += counts.blank;
-        perLanguage.set(id, totals);
-      }
-      const policySkips = files.skippedByPolicy?.() ?? 0;
-
-      // What the ignore rules kept out is known only from a walk without them (names only, no reads).
-      if (isFolder && capped === null && !signal.aborted) {
-        let all = 0;
-        let allInNodeModules = 0;
-        for await (const entry of files.walk(root, { respectIgnoreFiles: false, includeHidden: false })) {
+          return false;
+        };
+        const tree = files.readTree(root, {
+          respectIgnoreFiles: true,
+          includeHidden: false,
+          windowBytes: limits.maxFileBytes,
+          signal,
+          reuseBuffers: true,
+          ...(isFolder ? { include } : {}),
+        });
+        for await (const file of tree) {
           if (signal.aborted) break;
-          all++;
-          if (inNodeModules(root, entry.path)) allInNodeModules++;
-          if (all >= MAX_SKIP_COUNT) {
-            skipped.countCapped = true;
+          if (filesRead >= limits.maxFiles) {
+            capped = 'files';
             break;
           }
+          if (bytesRead >= limits.maxTotalBytes) {
+            capped = 'bytes';
+            break;
+          }
+          if (!file.ok) {
+            skipped.unreadable++;
+            continue;
+          }
+          filesRead++;
+          bytesRead += file.bytes.length;
+          if (!file.complete) {
+            skipped.tooLarge++;
+            continue;
+          }
+          if (looksBinary(file.bytes)) {
+            skipped.binary++;
+            continue;
+          }
+          const source = decodeText(file.bytes).text;
+          const id = languageOfName(file.path) ?? languageOfShebang(source.slice(0, 200).split('\n', 1)[0] ?? '');
+          if (id === null) {
+            skipped.notCode++;
+            continue;
+          }
+          const counts = countLines(source, languageById(id).syntax);
+          const totals = perLanguage.get(id) ?? { files: 0, code: 0, comment: 0, blank: 0 };
+          totals.files++;
+          totals.code += counts.code;
+          totals.comment += counts.comment;
+          totals.blank += counts.blank;
+          perLanguage.set(id, totals);
         }
-        skipped.nodeModules = Math.max(allInNodeModules, passedIgnoreInNodeModules);
-        if (!signal.aborted) skipped.gitignored = Math.max(0, all - allInNodeModules - (passedIgnore - passedIgnoreInNodeModules));
-      } else {
-        skipped.nodeModules = passedIgnoreInNodeModules;
-      }
+        const policySkips = files.skippedByPolicy?.() ?? 0;
 
-      const rows = [...perLanguage.entries()].sort((a, b) => b[1].code - a[1].code || a[0].localeCompare(b[0]));
-      const sum: Totals = { files: 0, code: 0, comment: 0, blank: 0 };
-      for (const [, t] of rows) {
-        sum.files += t.files;
-        sum.code += t.code;
-        sum.comment += t.comment;
-        sum.blank += t.blank;
-      }
-      const details = {
-        files: sum.files,
-        code: sum.code,
-        comment: sum.comment,
-        blank: sum.blank,
-        languages: Object.fromEntries(rows.map(([id, t]) => [languageById(id).name, { ...t }])),
-        skipped: { ...skipped, policy: policySkips },
-        capped,
-      };
+        // What the ignore rules kept out is known only from a walk without them (names only, no reads).
+        if (isFolder && capped === null && !signal.aborted) {
+          let all = 0;
+          let allInNodeModules = 0;
+          for await (const entry of files.walk(root, { respectIgnoreFiles: false, includeHidden: false })) {
+            if (signal.aborted) break;
+            all++;
+            if (inNodeModules(root, entry.path)) allInNodeModules++;
+            if (all >= limits.maxSkipCount) {
+              skipped.countCapped = true;
+              break;
+            }
+          }
+          skipped.nodeModules = Math.max(allInNodeModules, passedIgnoreInNodeModules);
+          if (!signal.aborted) skipped.gitignored = Math.max(0, all - allInNodeModules - (passedIgnore - passedIgnoreInNodeModules));
+        } else {
+          skipped.nodeModules = passedIgnoreInNodeModules;
+        }
 
-      const header = lang === 'en' ? ['Language', 'Files', 'Code', 'Comments', 'Blank'] : ['언어', '파일', '코드', '주석', '빈 줄'];
-      const totalLabel = lang === 'en' ? 'Total' : '합계';
-      const lines: string[] = [];
-      if (rows.length === 0) {
-        lines.push(
-          pick(
-            text(
-              `'${shown}'에서 셀 수 있는 소스 코드를 찾지 못했습니다. 폴더 안 파일은 filesystem.list로 보세요.`,
-              `No source code to count in '${shown}'. See what the folder holds with filesystem.list.`,
-            ),
-            lang,
-          ),
-        );
-      } else {
-        lines.push(
-          pick(text(`'${shown}' 코드 통계: 파일 ${number(sum.files)}개, 코드 ${number(sum.code)}줄`, `Code in '${shown}': ${number(sum.files)} files, ${number(sum.code)} lines of code`), lang),
-          ...table([
-            header,
-            ...rows.map(([id, t]) => [languageById(id).name, number(t.files), number(t.code), number(t.comment), number(t.blank)]),
-            ...(rows.length > 1 ? [[totalLabel, number(sum.files), number(sum.code), number(sum.comment), number(sum.blank)]] : []),
-          ]),
-        );
-      }
-      if (capped !== null) {
-        const limit = capped === 'files' ? pick(text(`파일 ${number(MAX_FILES)}개`, `${number(MAX_FILES)} files`), lang) : humanSize(MAX_TOTAL_BYTES);
-        lines.push(
-          pick(
-            text(
-              `[한도(${limit})에 닿아 여기서 멈췄습니다: 위 숫자는 앞부분만 센 것입니다. 하위 폴더를 path로 하나씩 세세요.]`,
-              `[Stopped at the limit (${limit}): the numbers above cover only part of the folder. Count its subfolders one by one with path.]`,
-            ),
-            lang,
-          ),
-        );
-      }
-      const note = skippedNote(skipped, policySkips, lang);
-      if (note) lines.push(note);
-      if (signal.aborted) {
-        return {
-          outcome: 'cancelled',
-          text: [pick(text(`중지했습니다 (그때까지 파일 ${number(sum.files)}개를 셈).`, `Stopped (${number(sum.files)} files counted by then).`), lang), ...lines].join('\n'),
-          details,
+        const rows = [...perLanguage.entries()].sort((a, b) => b[1].code - a[1].code || a[0].localeCompare(b[0]));
+        const sum: Totals = { files: 0, code: 0, comment: 0, blank: 0 };
+        for (const [, t] of rows) {
+          sum.files += t.files;
+          sum.code += t.code;
+          sum.comment += t.comment;
+          sum.blank += t.blank;
+        }
+        const details = {
+          files: sum.files,
+          code: sum.code,
+          comment: sum.comment,
+          blank: sum.blank,
+          languages: Object.fromEntries(rows.map(([id, t]) => [languageById(id).name, { ...t }])),
+          skipped: { ...skipped, policy: policySkips },
+          capped,
         };
+
+        const header = lang === 'en' ? ['Language', 'Files', 'Code', 'Comments', 'Blank'] : ['언어', '파일', '코드', '주석', '빈 줄'];
+        const totalLabel = lang === 'en' ? 'Total' : '합계';
+        const lines: string[] = [];
+        if (rows.length === 0) {
+          lines.push(
+            pick(
+              text(
+                `'${shown}'에서 셀 수 있는 소스 코드를 찾지 못했습니다. 폴더 안 파일은 filesystem.list로 보세요.`,
+                `No source code to count in '${shown}'. See what the folder holds with filesystem.list.`,
+              ),
+              lang,
+            ),
+          );
+        } else {
+          lines.push(
+            pick(text(`'${shown}' 코드 통계: 파일 ${number(sum.files)}개, 코드 ${number(sum.code)}줄`, `Code in '${shown}': ${number(sum.files)} files, ${number(sum.code)} lines of code`), lang),
+            ...table([
+              header,
+              ...rows.map(([id, t]) => [languageById(id).name, number(t.files), number(t.code), number(t.comment), number(t.blank)]),
+              ...(rows.length > 1 ? [[totalLabel, number(sum.files), number(sum.code), number(sum.comment), number(sum.blank)]] : []),
+            ]),
+          );
+        }
+        if (capped !== null) {
+          const limit = capped === 'files' ? pick(text(`파일 ${number(limits.maxFiles)}개`, `${number(limits.maxFiles)} files`), lang) : humanSize(limits.maxTotalBytes);
+          lines.push(
+            pick(
+              text(
+                `[한도(${limit})에 닿아 여기서 멈췄습니다: 위 숫자는 앞부분만 센 것입니다. 하위 폴더를 path로 하나씩 세세요.]`,
+                `[Stopped at the limit (${limit}): the numbers above cover only part of the folder. Count its subfolders one by one with path.]`,
+              ),
+              lang,
+            ),
+          );
+        }
+        const note = skippedNote(skipped, policySkips, limits.maxFileBytes, lang);
+        if (note) lines.push(note);
+        if (signal.aborted) {
+          return {
+            outcome: 'cancelled',
+            text: [pick(text(`중지했습니다 (그때까지 파일 ${number(sum.files)}개를 셈).`, `Stopped (${number(sum.files)} files counted by then).`), lang), ...lines].join('\n'),
+            details,
+          };
+        }
+        return ok(lines.join('\n'), details);
+      } catch (e) {
+        return fromHostError(lang, e, files);
       }
-      return ok(lines.join('\n'), details);
-    } catch (e) {
-      return fromHostError(lang, e, files);
-    }
-  },
-});
+    },
+  });
+}
+
+export const codeStats = defineCodeStats(STATS_LIMITS);

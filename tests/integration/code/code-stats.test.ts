@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import iconv from 'iconv-lite';
-import { useTestGate } from '../../helpers/gate-harness';
+import { defineCodeStats, STATS_LIMITS, type StatsLimits } from '../../../tools/code/stats';
+import { createTestGate, useTestGate } from '../../helpers/gate-harness';
 
 /**
  * code.stats through the real gate over a real folder: .gitignore, node_modules, a binary, a
@@ -78,6 +79,36 @@ describe('code.stats', () => {
     expect(r.outcome).toBe('ok');
     expect(r.text.split('\n')[0]).toBe("Code in 'proj/src/calc.py': 1 files, 3 lines of code");
     expect(row(r.text, 'Python')).toEqual([1, 3, 2, 1]);
+  });
+
+  it('stops at the file cap and at the byte cap, and skips a file over the per-file cap, each with a note', async () => {
+    // The same tool with small caps (the registry's has STATS_LIMITS): the real gate and files.
+    const withLimits = async (limits: Partial<StatsLimits>) => {
+      const g = await createTestGate({ files, tools: [defineCodeStats({ ...STATS_LIMITS, ...limits })] });
+      try {
+        return await g.call('code.stats', { path: 'many' });
+      } finally {
+        await g.close();
+      }
+    };
+    const files = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`many/f${String(i).padStart(2, '0')}.py`, 'x = 1\n'])) as Record<string, string>;
+    files['many/zz-big.py'] = `x = "${'a'.repeat(100)}"\n`;
+
+    const byFiles = await withLimits({ maxFiles: 5 });
+    expect(byFiles.outcome).toBe('ok');
+    expect(byFiles.text.split('\n')[0]).toBe("Code in 'many': 5 files, 5 lines of code");
+    expect(byFiles.text).toContain('[Stopped at the limit (5 files): the numbers above cover only part of the folder. Count its subfolders one by one with path.]');
+    expect(byFiles.details).toMatchObject({ capped: 'files' });
+
+    const byBytes = await withLimits({ maxTotalBytes: 18 });
+    expect(byBytes.text.split('\n')[0]).toBe("Code in 'many': 3 files, 3 lines of code"); // 6 bytes each
+    expect(byBytes.text).toContain('[Stopped at the limit (18 B)');
+    expect(byBytes.details).toMatchObject({ capped: 'bytes' });
+
+    const perFile = await withLimits({ maxFileBytes: 64 });
+    expect(perFile.text.split('\n')[0]).toBe("Code in 'many': 12 files, 12 lines of code");
+    expect(perFile.text).toContain('[Skipped: 1 larger than 64 B.');
+    expect(perFile.details).toMatchObject({ capped: null });
   });
 
   it('naming the denied folder is denied; a missing folder is refused with a signpost', async () => {
