@@ -6,7 +6,7 @@ import { textBudget } from '../kit/document-window';
 
 const input = Type.Object(
   {
-    url: Type.String({ description: 'Absolute http(s) URL of the page, under one of the allowed prefixes.' }),
+    url: Type.String({ description: 'Page address (http/https), under an allowed prefix.' }),
   },
   { additionalProperties: false },
 );
@@ -17,8 +17,8 @@ const HEAD_RESERVE = 600;
 export const browserOpen = defineTool({
   name: 'browser.open',
   description: {
-    ko: '허용된 사내 웹 페이지를 브라우저로 열어(자바스크립트 실행) 제목과 읽을 수 있는 내용을 가져옵니다. 허용 목록 밖의 요청은 모두 막습니다.',
-    en: 'Open an allowed intranet page in a browser (JavaScript runs) and return its title and readable text. Every request outside the allowlist is blocked.',
+    ko: '허용된 사내 웹 페이지를 브라우저로 열어(자바스크립트 실행) 제목과 본문 글을 가져옵니다.',
+    en: 'Open an allowed intranet page in a browser (runs JavaScript); returns its title and text.',
   },
   keywords: ['웹페이지', '웹 페이지', '인트라넷', '사이트 열어', '페이지 열어', '공지사항', '그룹웨어', '게시판', '브라우저', '내용 알려줘', 'browser', 'web page', 'open page', 'intranet', 'website', 'javascript page'],
   input,

@@ -10,9 +10,9 @@ import { precheckWholeWrite, wholeWritePlan, withFolderNote, writeDestination } 
 
 const input = Type.Object(
   {
-    url: Type.String({ description: 'Absolute http(s) URL of the page, under one of the allowed prefixes.' }),
-    path: Type.String({ description: 'Where to save the PNG, inside the workspace (e.g. "캡처/그룹웨어.png").' }),
-    fullPage: Type.Optional(Type.Boolean({ description: 'The whole scrollable page, not only the first screen (default false).' })),
+    url: Type.String({ description: 'Page address (http/https), under an allowed prefix.' }),
+    path: Type.String({ description: 'PNG file to save, in the workspace.' }),
+    fullPage: Type.Optional(Type.Boolean({ description: 'Whole page, not only the first screen.' })),
     overwrite: Type.Optional(Type.Boolean({ description: 'Replace an existing file (default false).' })),
   },
   { additionalProperties: false },
@@ -28,8 +28,8 @@ function pngOnly(path: string): Failure | null {
 export const browserScreenshot = defineTool({
   name: 'browser.screenshot',
   description: {
-    ko: '허용된 사내 웹 페이지를 브라우저로 열어 화면을 PNG 파일로 작업 공간에 저장합니다. 허용 목록 밖의 요청은 모두 막습니다.',
-    en: 'Open an allowed intranet page in a browser and save a PNG screenshot into the workspace. Every request outside the allowlist is blocked.',
+    ko: '허용된 사내 웹 페이지의 화면을 PNG 파일로 작업 공간에 저장합니다.',
+    en: 'Save a PNG screenshot of an allowed intranet page into the workspace.',
   },
   keywords: ['캡처', '화면 캡처', '스크린샷', '화면 저장', '페이지 캡처', '웹페이지', '인트라넷', '그룹웨어', 'screenshot', 'capture', 'screen capture', 'web page', 'browser', 'png'],
   input,

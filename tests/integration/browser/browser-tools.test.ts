@@ -121,6 +121,29 @@ describe.skipIf(!chromiumAvailable())('browser tools (real Chromium)', () => {
     expect(g.approvals.map((a) => a.destination)).toEqual([`${site.origin}/intra/long`, `${site.origin}/intra/long`]);
   });
 
+  it('a huge page comes back cut to the output budget, and says so', async () => {
+    const site = await server((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      // 200,000 characters of text, built by the page's script.
+      res.end('<title>큰 페이지</title><div id="t"></div><script>document.getElementById("t").textContent = "가".repeat(200000);</script>');
+    });
+    const g = await open({ policy: policyFor(`${site.origin}/intra/`), lang: 'en' });
+    const r = await g.call('browser.open', { url: `${site.origin}/intra/big` });
+    expect(r.outcome).toBe('ok');
+    expect(r.text.length).toBeLessThanOrEqual(30_000);
+    expect(r.text).toMatch(/\[page text cut at \d+ of 200000 characters\]/);
+    expect((r.details as { truncated: boolean }).truncated).toBe(true);
+  });
+
+  it('a host name in the allowlist works: the host resolves it (the browser itself resolves nothing)', async () => {
+    const site = await intranet();
+    const prefix = `http://localhost:${site.port}/intra/`;
+    const g = await open({ policy: policyFor(prefix), lang: 'ko' });
+    const r = await g.call('browser.open', { url: `${prefix}notice` });
+    expect(r.outcome).toBe('ok');
+    expect(r.text).toContain('사내 공지: 똠방각하 워크숍');
+  });
+
   it('browser.screenshot does not overwrite an existing file unless asked, and only saves .png', async () => {
     const site = await intranet();
     const g = await open({ policy: policyFor(`${site.origin}/intra/`), lang: 'en' });
