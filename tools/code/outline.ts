@@ -61,7 +61,9 @@ function lineRange(s: CodeSymbol): string {
 /** One line per symbol, two spaces of indent per nesting level: `  method save  12–30`. */
 function outlineLines(symbols: readonly CodeSymbol[], lang: Lang, depth = 0, out: { line: string; start: number }[] = []): { line: string; start: number }[] {
   for (const s of symbols) {
-    out.push({ line: `${'  '.repeat(depth)}${pick(KIND_LABEL[s.kind], lang)} ${s.name}  ${lineRange(s)}`, start: s.startLine });
+    // TypeScript's constructor is named "constructor": "constructor constructor" says nothing more.
+    const label = s.kind === 'constructor' && s.name === 'constructor' ? pick(KIND_LABEL.constructor, lang) : `${pick(KIND_LABEL[s.kind], lang)} ${s.name}`;
+    out.push({ line: `${'  '.repeat(depth)}${label}  ${lineRange(s)}`, start: s.startLine });
     outlineLines(s.children, lang, depth + 1, out);
   }
   return out;

@@ -122,7 +122,7 @@ describe('code.outline', () => {
     expect(lines).toContain('interface 사용자  2–4');
     expect(lines).toContain('type Id  6');
     expect(lines).toContain('class 사용자서비스  8–18');
-    expect(lines).toContain('  constructor constructor  9');
+    expect(lines).toContain('  constructor  9');
     expect(lines).toContain('  method 찾기  12–15');
     expect(lines).toContain('  method 정리  17');
     expect(lines).toContain('function 시작  20–22');
