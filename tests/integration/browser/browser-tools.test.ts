@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import iconv from 'iconv-lite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CHROMIUM, chromiumAvailable } from '../../helpers/chromium';
 import { useTestGate } from '../../helpers/gate-harness';
@@ -119,6 +120,21 @@ describe.skipIf(!chromiumAvailable())('browser tools (real Chromium)', () => {
     const full = pngFacts(await readFile(join(g.workspace, 'whole.png')));
     expect(full).toEqual({ signature: true, width: 1280, height: 2400 });
     expect(g.approvals.map((a) => a.destination)).toEqual([`${site.origin}/intra/long`, `${site.origin}/intra/long`]);
+  });
+
+  it('pages that declare no charset read right, in UTF-8 and in EUC-KR (똠 is a UHC-only syllable)', async () => {
+    const site = await server((req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      const page = '<title>문자셋 없음</title><p>사내 공지: 똠방각하</p>';
+      res.end(req.path.endsWith('euckr') ? iconv.encode(page, 'cp949') : Buffer.from(page, 'utf8'));
+    });
+    const g = await open({ policy: policyFor(`${site.origin}/intra/`), lang: 'ko' });
+    for (const path of ['utf8', 'euckr']) {
+      const r = await g.call('browser.open', { url: `${site.origin}/intra/${path}` });
+      expect(r.outcome, path).toBe('ok');
+      expect(r.text, path).toContain('# 문자셋 없음');
+      expect(r.text, path).toContain('사내 공지: 똠방각하');
+    }
   });
 
   it('a huge page comes back cut to the output budget, and says so', async () => {

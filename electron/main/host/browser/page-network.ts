@@ -1,6 +1,7 @@
 import type { Request, Route } from 'playwright-core';
 import type { HttpMethod } from '../../../common/http-capability';
 import type { Text } from '../../../common/i18n';
+import { interpretBody, parseContentType } from '../http/body-decoding';
 import { sendOnce, type Agents, type HopResult } from '../http/send-once';
 import { judgeUrl, type UrlAllowlist } from '../http/url-allowlist';
 
@@ -90,14 +91,13 @@ export class PageNetwork {
   async #answer(route: Route): Promise<void> {
     const request = route.request();
     const main = this.isMainDocument(request);
-    let url = request.url();
-    const first = judgeUrl(url, this.allowlist);
+    const first = judgeUrl(request.url(), this.allowlist);
     if (!first.ok) {
-      this.#block(url);
+      this.#block(request.url());
       return route.abort('blockedbyclient');
     }
     let target = first.url;
-    let method = (request.method().toUpperCase() as HttpMethod) ?? 'GET';
+    let method = request.method().toUpperCase() as HttpMethod;
     let body = request.postDataBuffer();
     let headers = forwardedHeaders(await request.allHeaders());
     for (let hops = 0; ; hops++) {
@@ -122,7 +122,7 @@ export class PageNetwork {
           this.mainStatus = result.status;
           this.mainTruncated = result.truncated;
         }
-        return route.fulfill({ status: result.status, headers: fulfilledHeaders(result.headers), body: result.body });
+        return route.fulfill({ status: result.status, headers: withCharset(fulfilledHeaders(result.headers), result.body, result.truncated), body: result.body });
       }
       let next: URL;
       try {
@@ -155,7 +155,6 @@ export class PageNetwork {
         delete headers['cookie'];
         delete headers['authorization'];
       }
-      url = verdict.url.href;
       target = verdict.url;
     }
   }
@@ -192,4 +191,19 @@ function fulfilledHeaders(headers: Record<string, string | string[] | undefined>
     out[name] = Array.isArray(value) ? value.join('\n') : value;
   }
   return out;
+}
+
+/**
+ * Text that declares no charset anywhere (header, BOM, <meta>) is read by Chromium in its UI
+ * locale's legacy encoding (windows-1252 on an English system), which turns both UTF-8 and EUC-KR
+ * Korean into mojibake. The host decides as http.request does (valid UTF-8, else CP949) and says
+ * so in the Content-Type; a page's own declaration is left to the browser.
+ */
+function withCharset(headers: Record<string, string>, body: Buffer, truncated: boolean): Record<string, string> {
+  const declared = headers['content-type'];
+  const media = parseContentType(declared);
+  if (media.charset !== null || media.type === null || !(media.type.startsWith('text/') || media.type.includes('javascript'))) return headers;
+  const decoded = interpretBody(body, declared, truncated);
+  if (decoded.kind !== 'text' || decoded.charsetSource !== 'detected') return headers;
+  return { ...headers, 'content-type': `${media.type}; charset=${decoded.charset === 'cp949' ? 'euc-kr' : 'utf-8'}` };
 }
