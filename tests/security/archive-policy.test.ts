@@ -1,7 +1,12 @@
-import { readdir } from 'node:fs/promises';
-import { describe, expect, it } from 'vitest';
+import { mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readLedgerRows } from '../../electron/main/audit';
+import { auditDir } from '../../electron/main/runtime/session';
 import { rawZip } from '../helpers/archive-zips';
 import { useTestGate } from '../helpers/gate-harness';
+import { runCli } from '../helpers/run-cli';
 
 /**
  * Every file an extraction writes is a planned target, so the gate judges each one against the
@@ -58,5 +63,32 @@ describe('archive.unzip under the policy', () => {
     expect(r.outcome).toBe('refused');
     expect(r.text).toContain('policy rules keep some of them from being read');
     expect(await listing(g.workspace)).not.toContain('팀.zip');
+  });
+});
+
+describe('archive.unzip and the protected paths', () => {
+  let base: string | undefined;
+  afterEach(async () => {
+    if (base) await rm(base, { recursive: true, force: true });
+    base = undefined;
+  });
+
+  it('attack: an entry that lands on the settings file (spelled in other case) is denied as protected; nothing is written', async () => {
+    base = await realpath(await mkdtemp(join(tmpdir(), 'baram-archive-protected-')));
+    const ws = join(base, 'ws');
+    const data = join(base, 'data');
+    await mkdir(join(ws, 'cfg'), { recursive: true });
+    const settings = join(ws, 'cfg', 'settings.json');
+    const rules = JSON.stringify({ rules: { deny: ['filesystem.delete'] } });
+    await writeFile(settings, rules);
+    // On NTFS and APFS, SETTINGS.json is settings.json.
+    await writeFile(join(ws, 'p.zip'), rawZip([{ name: 'readme.txt', content: 'hi' }, { name: 'SETTINGS.json', content: '{"rules":{}}' }]));
+    const r = await runCli(['call', 'archive.unzip', '{"path":"p.zip","to":"cfg"}', '--workspace', ws, '--data-dir', data, '--settings', settings, '--approve', 'all', '--lang', 'en']);
+    expect(r.json().outcome, r.stdout + r.stderr).toBe('denied');
+    expect(await readFile(settings, 'utf8')).toBe(rules);
+    expect((await readdir(join(ws, 'cfg'))).sort()).toEqual(['settings.json']);
+    const ledger = [...readLedgerRows(auditDir(data))].map((row) => JSON.parse(row.body) as Record<string, unknown>);
+    expect(ledger.filter((e) => e['type'] === 'permission.decided').at(-1)).toMatchObject({ decision: 'deny', rule: 'protected', ruleSource: 'builtin' });
+    expect(ledger.some((e) => e['type'] === 'execution.started')).toBe(false);
   });
 });
