@@ -32,6 +32,8 @@ export interface BlockedRequests {
   readonly count: number;
   /** A few of the origins (scheme://host:port) refused, for the message and the audit record. */
   readonly origins: readonly string[];
+  /** Allowed requests not sent because the call's request or byte cap was reached. */
+  readonly overLimit: number;
 }
 
 interface Loaded {

@@ -63,6 +63,7 @@ export const browserOpen = defineTool({
       partial: outcome.partial,
       blocked: outcome.blocked.count,
       blockedOrigins: outcome.blocked.origins,
+      overLimit: outcome.blocked.overLimit,
       popupsClosed: outcome.popupsClosed,
       browser: outcome.browser,
       durationMs: outcome.durationMs,

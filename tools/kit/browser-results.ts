@@ -12,6 +12,9 @@ export function blockedNote(blocked: BlockedRequests, popupsClosed: number): Tex
     const where = blocked.origins.length > 0 ? ` (${blocked.origins.join(', ')}${blocked.count > blocked.origins.length ? ' …' : ''})` : '';
     parts.push(text(`허용 목록 밖의 요청 ${blocked.count}개를 막았습니다${where}`, `Blocked ${blocked.count} request${blocked.count === 1 ? '' : 's'} outside the allowlist${where}`));
   }
+  if (blocked.overLimit > 0) {
+    parts.push(text(`한도(요청 수·용량)를 넘어 요청 ${blocked.overLimit}개는 보내지 않았습니다`, `${blocked.overLimit} request${blocked.overLimit === 1 ? ' was' : 's were'} not sent: the call's request or size limit was reached`));
+  }
   if (popupsClosed > 0) parts.push(text(`팝업 창 ${popupsClosed}개를 닫았습니다`, `Closed ${popupsClosed} pop-up window${popupsClosed === 1 ? '' : 's'}`));
   if (parts.length === 0) return null;
   return text(`[${parts.map((p) => p.ko).join('; ')}]`, `[${parts.map((p) => p.en).join('; ')}]`);

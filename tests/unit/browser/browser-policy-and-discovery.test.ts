@@ -87,11 +87,11 @@ describe('plan-scoped browser capability', () => {
       check: () => null,
       open: async (r) => {
         calls.push(r.url);
-        return { outcome: 'failed', reason: 'aborted', url: r.url, blocked: { count: 0, origins: [] }, message: { ko: '', en: '' } };
+        return { outcome: 'failed', reason: 'aborted', url: r.url, blocked: { count: 0, origins: [], overLimit: 0 }, message: { ko: '', en: '' } };
       },
       screenshot: async (r) => {
         calls.push(r.url);
-        return { outcome: 'failed', reason: 'aborted', url: r.url, blocked: { count: 0, origins: [] }, message: { ko: '', en: '' } };
+        return { outcome: 'failed', reason: 'aborted', url: r.url, blocked: { count: 0, origins: [], overLimit: 0 }, message: { ko: '', en: '' } };
       },
     };
     const host = { browser } as unknown as HostCapabilities;

@@ -29,6 +29,8 @@ export const DEFAULT_BROWSER_START_TIMEOUT_MS = 20_000;
 export const DEFAULT_BROWSER_MAX_RESPONSE_BYTES = 5 * 1024 * 1024;
 /** A heavy groupware page loads 5–15 MiB of scripts and images; more is not a page to read. */
 export const DEFAULT_BROWSER_MAX_TOTAL_BYTES = 50 * 1024 * 1024;
+/** A heavy groupware page makes 100–300 requests; thousands is a script in a loop. */
+export const DEFAULT_BROWSER_MAX_REQUESTS = 2_000;
 /** Chromium's own limit for one image is 16,384 px; a longer page is cut there (and said so). */
 export const MAX_SCREENSHOT_HEIGHT = 16_384;
 /** After 'load', how long to let scripts fetch and render (JS-built pages) before reading. */
@@ -46,6 +48,7 @@ export interface BrowserHostOptions {
   readonly startTimeoutMs?: number;
   readonly maxResponseBytes?: number;
   readonly maxTotalBytes?: number;
+  readonly maxRequests?: number;
   /** Extra trusted certificate authorities (PEM) for the host's own fetches, as the HTTP client takes. */
   readonly ca?: readonly string[];
   /** For discovery (tests); defaults to this process's. */
@@ -60,7 +63,7 @@ export interface BrowserHost extends BrowserCapability {
 
 type Loaded = Omit<BrowserPage, 'outcome' | 'text' | 'truncated' | 'totalChars'>;
 
-const noneBlocked: BlockedRequests = { count: 0, origins: [] };
+const noneBlocked: BlockedRequests = { count: 0, origins: [], overLimit: 0 };
 
 function refusalOf(verdict: Extract<ReturnType<typeof judgeUrl>, { ok: false }>): BrowserRefusal {
   return { outcome: 'refused', reason: verdict.reason, url: verdict.shown, stage: 'request', redirectedFrom: null, message: verdict.message };
@@ -82,6 +85,7 @@ export function createBrowserHost(options: BrowserHostOptions): BrowserHost {
   const limits: NetworkLimits = {
     maxResponseBytes: options.maxResponseBytes ?? DEFAULT_BROWSER_MAX_RESPONSE_BYTES,
     maxTotalBytes: options.maxTotalBytes ?? DEFAULT_BROWSER_MAX_TOTAL_BYTES,
+    maxRequests: options.maxRequests ?? DEFAULT_BROWSER_MAX_REQUESTS,
     maxRedirects: 5,
     maxHeaderBytes: 16 * 1024,
   };
@@ -136,7 +140,7 @@ export function createBrowserHost(options: BrowserHostOptions): BrowserHost {
         return false; // a service worker's request has no frame (and service workers are blocked)
       }
     });
-    const blocked = (): BlockedRequests => ({ count: network.blocked, origins: [...network.blockedOrigins] });
+    const blocked = (): BlockedRequests => ({ count: network.blocked, origins: [...network.blockedOrigins], overLimit: network.overLimit });
     const stoppedFailure = (): BrowserFailure =>
       state.stopped === 'aborted' ? failed('aborted', url, browserMessages.aborted, blocked()) : failed('timeout', url, browserMessages.timeout(url, timeoutMs), blocked());
     let browser: Browser | null = null;
@@ -169,7 +173,8 @@ export function createBrowserHost(options: BrowserHostOptions): BrowserHost {
       // Navigate; a redirect of the document is judged by the network handler and followed here.
       let target = url;
       let partial = false;
-      const deadline = started + timeoutMs;
+      // The page's time starts at the navigation: a slow browser start has its own cap and must not eat it.
+      const deadline = performance.now() + timeoutMs;
       for (let redirects = 0; ; redirects++) {
         const left = Math.max(1, Math.round(deadline - performance.now()));
         network.pendingRedirect = null;

@@ -152,7 +152,12 @@ export async function launchBrowser(executable: string, signal: AbortSignal, sta
   }
 }
 
-const PASSED_ENV = ['PATH', 'HOME', 'USERPROFILE', 'LOCALAPPDATA', 'APPDATA', 'TEMP', 'TMP', 'TMPDIR', 'SystemRoot', 'LANG', 'LC_ALL', 'XDG_RUNTIME_DIR', 'FONTCONFIG_PATH'];
+/** What a browser needs to start on each platform (Windows' system folders and identity included); no proxies, no tokens. */
+const PASSED_ENV = [
+  'PATH', 'HOME', 'LANG', 'LC_ALL', 'TMPDIR', 'XDG_RUNTIME_DIR', 'FONTCONFIG_PATH',
+  'USERPROFILE', 'LOCALAPPDATA', 'APPDATA', 'TEMP', 'TMP', 'SystemRoot', 'SystemDrive', 'windir', 'ProgramData',
+  'ProgramFiles', 'ProgramFiles(x86)', 'CommonProgramFiles', 'NUMBER_OF_PROCESSORS', 'PROCESSOR_ARCHITECTURE', 'USERNAME', 'COMPUTERNAME', 'OS', 'PATHEXT',
+];
 
 function browserEnv(from: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};

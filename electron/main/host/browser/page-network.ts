@@ -21,8 +21,10 @@ import { judgeUrl, type UrlAllowlist } from '../http/url-allowlist';
 export interface NetworkLimits {
   /** Body bytes kept per response (after Content-Encoding is undone). */
   readonly maxResponseBytes: number;
-  /** All responses of one call together; past it the page gets no more (counted as blocked). */
+  /** All responses of one call together; past it the page gets no more (counted as over the limit). */
   readonly maxTotalBytes: number;
+  /** Requests one call may send (a script looping over fetch must not flood the intranet server). */
+  readonly maxRequests: number;
   readonly maxRedirects: number;
   readonly maxHeaderBytes: number;
 }
@@ -37,6 +39,10 @@ export interface RedirectRefused {
 export class PageNetwork {
   blocked = 0;
   readonly blockedOrigins = new Set<string>();
+  /** Allowed requests left unsent because a cap of the call was reached. */
+  overLimit = 0;
+  /** Requests sent to allowed servers (every redirect hop counts). */
+  sent = 0;
   /** The main document's allowed redirect target, for the driver to navigate to. */
   pendingRedirect: string | null = null;
   /** The main document redirected outside the allowlist. */
@@ -101,10 +107,11 @@ export class PageNetwork {
     let body = request.postDataBuffer();
     let headers = forwardedHeaders(await request.allHeaders());
     for (let hops = 0; ; hops++) {
-      if (this.totalBytes >= this.limits.maxTotalBytes) {
-        this.#block(target.href);
+      if (this.totalBytes >= this.limits.maxTotalBytes || this.sent >= this.limits.maxRequests) {
+        this.overLimit++;
         return route.abort('blockedbyclient');
       }
+      this.sent++;
       const result: HopResult = await sendOnce({
         url: target,
         method,
