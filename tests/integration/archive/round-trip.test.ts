@@ -90,6 +90,16 @@ describe('archive.zip → archive.unzip round trip', () => {
     expect(await readFile(join(g.workspace, '받은 파일/한글 폴더/예산(최종).txt'), 'utf8')).toBe('예산');
   });
 
+  it('writes NFD names from a Mac zip (no UTF-8 flag) as typed, NFC, so they are found again', async () => {
+    const nfd = (s: string) => new TextEncoder().encode(s.normalize('NFD'));
+    const g = await open({ files: { 'mac.zip': rawZip([{ name: nfd('휴가/휴가계.hwp'), content: 'hwp', flags: 0 }]) } });
+    const r = await g.call('archive.unzip', { path: 'mac.zip' });
+    expect(r.outcome).toBe('ok');
+    expect(await readdir(join(g.workspace, 'mac/휴가'))).toEqual(['휴가계.hwp']);
+    const info = await g.call('filesystem.info', { path: 'mac/휴가/휴가계.hwp' });
+    expect(info.outcome).toBe('ok');
+  });
+
   it('refuses to extract over existing files, naming them, and writes nothing', async () => {
     const g = await open({
       files: {
