@@ -3,7 +3,7 @@ import { text } from '../../electron/common/i18n';
 import { defineTool, type Failure, type PrecheckContext } from '../kit/define-tool';
 import { renderChanges } from './changes';
 import { BudgetedText, parseNumstatPatch } from './git-output';
-import { failed, gitPlan, insideRepository, locate, placeGit, rangeRefs, runGit, say, shown, type GitPlace } from './git-run';
+import { atTop, failed, gitPlan, insideRepository, locate, placeGit, rangeRefs, runGit, say, shown, type GitPlace } from './git-run';
 import { gitMessages as m } from './messages';
 
 const input = Type.Object(
@@ -89,12 +89,13 @@ export const gitDiff = defineTool({
     if ('bad' in where) return failed(ctx, m.noCommits(), 'error');
     const outside = insideRepository(ctx, place, where.top);
     if (outside) return failed(ctx, outside);
+    const at = atTop(ctx, place, where.top);
     if (revisions === undefined) {
       const range = ref !== undefined ? rangeRefs(ref) : { refs: ['HEAD'], separator: '' };
       const sep = 'failure' in range ? '' : range.separator;
       revisions = sep === '' ? where.commits : [`${where.commits[0]}${sep}${where.commits[1]}`];
     }
-    const ran = await runGit(ctx, place.cwd, args(unborn ? { ...a, staged: true } : a, place, revisions));
+    const ran = await runGit(ctx, place.cwd, args(unborn ? { ...a, staged: true } : a, at, revisions));
     if (!ran.ok) return ran.result;
     if (ran.exitCode !== 0) return failed(ctx, m.gitFailed(ran.exitCode, ran.text), 'error');
     const { files, sections } = parseNumstatPatch(ran.text);

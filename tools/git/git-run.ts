@@ -4,7 +4,7 @@ import type { ProgramRefusal, ResolvedProgram } from '../../electron/common/proc
 import type { ToolResult } from '../../electron/common/tool-result';
 import { failure, isFailure, type Failure, type Plan, type PrecheckContext, type ToolContext } from '../kit/define-tool';
 import { fileErrorText } from '../kit/file-errors';
-import { isSameOrInside, joinPath, parentPath } from '../kit/paths';
+import { isSameOrInside, joinPath, parentPath, samePath } from '../kit/paths';
 import { fail } from '../kit/results';
 import { gitMessages as m } from './messages';
 
@@ -223,6 +223,21 @@ export function rangeRefs(ref: string): { readonly refs: readonly string[]; read
 /** A path git printed relative to the top of the work tree ('/' separators), made absolute. */
 export function inRepository(ctx: ToolContext, top: string, relative: string): string {
   return ctx.files.resolve(joinPath(top, relative));
+}
+
+/**
+ * The place as git should get it once the top folder is known: a `path` or `file` that is the
+ * repository's top folder narrows nothing, and is dropped — as a pathspec it would also drop the
+ * commits that change no file (history simplification).
+ */
+export function atTop<P extends Omit<GitPlace, 'program'>>(ctx: ToolContext, place: P, top: string): P {
+  const topAbs = ctx.files.resolve(top);
+  const { scope, file, ...rest } = place;
+  return {
+    ...rest,
+    ...(scope !== undefined && !samePath(scope, topAbs) ? { scope } : {}),
+    ...(file !== undefined && !samePath(file, topAbs) ? { file } : {}),
+  } as P;
 }
 
 /** The file or folder a call narrows to, if it is inside the repository; a refusal otherwise. */

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { text } from '../../electron/common/i18n';
 import { defineTool } from '../kit/define-tool';
 import { BudgetedText, LOG_FORMAT, parseLog } from './git-output';
-import { failed, gitPlan, insideRepository, locate, placeGit, printable, refProblem, runGit, say, shown, type GitPlace } from './git-run';
+import { atTop, failed, gitPlan, insideRepository, locate, placeGit, printable, refProblem, runGit, say, shown, type GitPlace } from './git-run';
 import { gitMessages as m } from './messages';
 
 const input = Type.Object(
@@ -73,13 +73,14 @@ export const gitLog = defineTool({
     if ('bad' in where) return failed(ctx, ref === undefined ? m.noCommits() : m.unknownRef(ref), 'error');
     const outside = insideRepository(ctx, place, where.top);
     if (outside) return failed(ctx, outside);
+    const at = atTop(ctx, place, where.top);
     // The commit located, not the name again: what was checked is what is walked.
-    const ran = await runGit(ctx, place.cwd, args(a, place, where.commits[0]));
+    const ran = await runGit(ctx, place.cwd, args(a, at, where.commits[0]));
     if (!ran.ok) return ran.result;
     if (ran.exitCode !== 0) return failed(ctx, m.gitFailed(ran.exitCode, ran.text), 'error');
     const entries = parseLog(ran.text);
     const lang = ctx.lang;
-    const what = place.file ?? place.scope;
+    const what = at.file ?? at.scope;
     const subject = what !== undefined ? `'${shown(ctx, what)}'` : lang === 'ko' ? `저장소 '${shown(ctx, ctx.files.resolve(where.top))}'` : `repository '${shown(ctx, ctx.files.resolve(where.top))}'`;
     if (entries.length === 0) {
       return { outcome: 'ok', text: say(lang, text(`${subject}을(를) 바꾼 커밋이 없습니다.`, `No commit changed ${subject}.`)), details: { commits: 0 } };

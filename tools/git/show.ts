@@ -3,7 +3,7 @@ import { text } from '../../electron/common/i18n';
 import { defineTool, type PrecheckContext } from '../kit/define-tool';
 import { renderChanges } from './changes';
 import { BudgetedText, parseNumstatPatch, RS, US } from './git-output';
-import { failed, gitPlan, insideRepository, locate, placeGit, printable, refProblem, runGit, say, shown, type GitPlace } from './git-run';
+import { atTop, failed, gitPlan, insideRepository, locate, placeGit, printable, refProblem, runGit, say, shown, type GitPlace } from './git-run';
 import { gitMessages as m } from './messages';
 
 const input = Type.Object(
@@ -64,8 +64,9 @@ export const gitShow = defineTool({
     if ('bad' in where) return failed(ctx, m.unknownRef(ref), 'error');
     const outside = insideRepository(ctx, place, where.top);
     if (outside) return failed(ctx, outside);
+    const at = atTop(ctx, place, where.top);
     const commit = where.commits[0] as string;
-    const ran = await runGit(ctx, place.cwd, args(a, place, commit));
+    const ran = await runGit(ctx, place.cwd, args(a, at, commit));
     if (!ran.ok) return ran.result;
     if (ran.exitCode !== 0) return failed(ctx, m.gitFailed(ran.exitCode, ran.text), 'error');
     const start = ran.text.indexOf(RS);

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { text, type Lang } from '../../electron/common/i18n';
 import { defineTool } from '../kit/define-tool';
 import { BudgetedText, parseStatus, type StatusEntry } from './git-output';
-import { failed, gitPlan, hiddenPaths, inRepository, insideRepository, locate, placeGit, runGit, say, shown, type GitPlace } from './git-run';
+import { atTop, failed, gitPlan, hiddenPaths, inRepository, insideRepository, locate, placeGit, runGit, say, shown, type GitPlace } from './git-run';
 import { gitMessages as m } from './messages';
 
 const input = Type.Object(
@@ -102,7 +102,8 @@ export const gitStatus = defineTool({
     if ('bad' in where) return failed(ctx, m.noCommits(), 'error');
     const outside = insideRepository(ctx, place, where.top);
     if (outside) return failed(ctx, outside);
-    const ran = await runGit(ctx, place.cwd, args(place));
+    const at = atTop(ctx, place, where.top);
+    const ran = await runGit(ctx, place.cwd, args(at));
     if (!ran.ok) return ran.result;
     if (ran.exitCode !== 0) return failed(ctx, m.gitFailed(ran.exitCode, ran.text), 'error');
     const { branch, entries } = parseStatus(ran.text);

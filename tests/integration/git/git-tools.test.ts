@@ -217,3 +217,36 @@ describe('names git lists are shown as data', () => {
     }
   });
 });
+
+describe('every answer fits the output budget and says how to see more', () => {
+  const SMALL = { shell: { commands: { git: {} }, trustedDirs: ['/usr/bin', '/bin'], maxOutputChars: 2000 } };
+
+  it('status, log and blame on a big repository', async () => {
+    const g = await open({ lang: 'ko', policy: SMALL });
+    const repo = join(g.workspace, 'repo');
+    mkdirSync(repo);
+    git(repo, 'init', '-q');
+    put(repo, '긴 문서.txt', Array.from({ length: 1500 }, (_, i) => `${i + 1}번째 줄입니다`).join('\n') + '\n');
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '-q', '-m', '긴 문서');
+    for (let i = 0; i < 60; i++) git(repo, 'commit', '-q', '--allow-empty', '-m', `빈 커밋 ${i} — 회의 내용 정리와 후속 조치 항목을 길게 적은 제목`);
+    for (let i = 0; i < 300; i++) put(repo, `새 파일 ${String(i).padStart(3, '0')}.txt`, 'x\n');
+
+    const status = await g.call('git.status', { path: 'repo' });
+    expect(status.outcome).toBe('ok');
+    expect(status.text.length).toBeLessThanOrEqual(2000);
+    expect(status.text).toContain('변경된 파일 300개');
+    expect(status.text).toMatch(/… \d+줄 더 있음\. path로 하위 폴더를 주어 좁혀 보세요\./);
+
+    const log = await g.call('git.log', { path: 'repo', maxCount: 200 });
+    expect(log.text.length).toBeLessThanOrEqual(2000);
+    expect(log.text).toMatch(/커밋 \d+개는 출력 한도 때문에 생략했습니다\. maxCount를 줄이거나/);
+
+    const blame = await g.call('git.blame', { file: 'repo/긴 문서.txt', lineCount: 2000 });
+    expect(blame.text.length).toBeLessThanOrEqual(2000);
+    expect(blame.text).toMatch(/출력 한도 때문에 \d+줄 생략\. startLine: \d+부터 이어서/);
+    const next = Number(/startLine: (\d+)부터/.exec(blame.text)?.[1]);
+    const more = await g.call('git.blame', { file: 'repo/긴 문서.txt', startLine: next, lineCount: 5 });
+    expect(more.text).toContain(`${next}│${next}번째 줄입니다`);
+  });
+});
