@@ -6,7 +6,7 @@ import { defineTool, failure, isFailure, type Failure, type Plan, type PlannedTa
 import { cappedLines, humanSize } from '../kit/format';
 import { baseName, joinPath, parentPath } from '../kit/paths';
 import { fail } from '../kit/results';
-import { attempt, checkExisting, displayOf, emptyPathText, explainFileError, refuseWildcardName, refusal } from '../kit/targets';
+import { attempt, checkExisting, displayOf, emptyPathText, explainFileError, notRegularFile, refuseWildcardName, refusal } from '../kit/targets';
 import { checkEntryName, collidingEntriesText, collisionKey, refusedEntryText, shownName } from './entry-names';
 import { MAX_ENTRIES, MAX_ENTRY_BYTES, MAX_RATIO, MAX_TOTAL_BYTES, RATIO_MIN_BYTES } from './limits';
 import { openArchive, readEntryBytes, type ArchiveEntry, type OpenArchive } from './zip-reader';
@@ -117,7 +117,8 @@ async function prepare(args: Args, files: ReadOnlyFileAccess): Promise<{ prepare
   const info = await attempt(files, () => files.stat(args.path));
   if (info === null) return refusal('NOT_FOUND', args.path, files);
   if ('failure' in info) return info;
-  if (info.type !== 'file') return refusal('IS_DIRECTORY', args.path, files);
+  if (info.type === 'directory') return refusal('IS_DIRECTORY', args.path, files);
+  if (info.type !== 'file') return notRegularFile(args.path);
   const zipPath = info.path;
 
   const opened = await attempt(files, () => openArchive(files, zipPath, info.size, MAX_ENTRIES));
@@ -133,7 +134,7 @@ async function prepare(args: Args, files: ReadOnlyFileAccess): Promise<{ prepare
     }
     return notZip(args.path);
   }
-  const fail = (f: Failure) => {
+  const closing = (f: Failure) => {
     opened.close();
     return f;
   };
@@ -143,14 +144,14 @@ async function prepare(args: Args, files: ReadOnlyFileAccess): Promise<{ prepare
   const entryParts: { item: ArchiveEntry; parts: readonly string[]; directory: boolean }[] = [];
   for (const item of opened.entries) {
     const bad = judgeEntry(item);
-    if (bad) return fail(bad);
+    if (bad) return closing(bad);
     const checked = checkEntryName(item.name!);
-    if ('refused' in checked) return fail(entryRefusal(item, checked.refused));
+    if ('refused' in checked) return closing(entryRefusal(item, checked.refused));
     const directory = checked.directory || item.kind === 'directory';
-    if (directory && item.size > 0) return fail(entryRefusal(item, text('폴더인데 내용이 있어서', 'it is a folder with content')));
+    if (directory && item.size > 0) return closing(entryRefusal(item, text('폴더인데 내용이 있어서', 'it is a folder with content')));
     total += item.size;
     if (total > MAX_TOTAL_BYTES) {
-      return fail(
+      return closing(
         failure(
           text(
             `'${args.path}'을(를) 풀면 ${humanSize(MAX_TOTAL_BYTES)}를 넘습니다. 압축 프로그램으로 직접 풀거나, 나누어 압축한 파일을 받으세요.`,
@@ -170,7 +171,7 @@ async function prepare(args: Args, files: ReadOnlyFileAccess): Promise<{ prepare
         seen.set(key, { name: isSelf ? item.name! : `${shown}/`, directory: asDirectory });
       } else if (!(before.directory && asDirectory)) {
         // Two files on one name, or a file where a folder is needed: which one wins depends on order.
-        return fail(failure(collidingEntriesText(before.name, isSelf ? item.name! : `${shown}/`)));
+        return closing(failure(collidingEntriesText(before.name, isSelf ? item.name! : `${shown}/`)));
       }
     }
     entryParts.push({ item, parts: checked.parts, directory });
@@ -179,14 +180,14 @@ async function prepare(args: Args, files: ReadOnlyFileAccess): Promise<{ prepare
   // The destination: given, or a new folder beside the zip named after it.
   if (args.to !== undefined && args.to.trim() !== '') {
     const wildcard = refuseWildcardName(args.to, 'to');
-    if (wildcard) return fail(wildcard);
+    if (wildcard) return closing(wildcard);
   }
   const destGiven = args.to !== undefined && args.to.trim() !== '' ? args.to : defaultDestination(zipPath);
   const checkedDest = await attempt(files, () => files.check(destGiven));
-  if (typeof checkedDest !== 'string') return fail(checkedDest);
+  if (typeof checkedDest !== 'string') return closing(checkedDest);
   const destInfo = await attempt(files, () => files.stat(destGiven));
-  if (destInfo !== null && 'failure' in destInfo) return fail(destInfo);
-  if (destInfo !== null && destInfo.type !== 'directory') return fail(refusal('NOT_DIRECTORY', displayOf(files, destInfo.path)));
+  if (destInfo !== null && 'failure' in destInfo) return closing(destInfo);
+  if (destInfo !== null && destInfo.type !== 'directory') return closing(refusal('NOT_DIRECTORY', displayOf(files, destInfo.path)));
   const destination = destInfo?.path ?? files.resolve(destGiven);
 
   // Folders to create, parents first, and the files; a name taken on disk refuses the whole plan.
@@ -217,7 +218,7 @@ async function prepare(args: Args, files: ReadOnlyFileAccess): Promise<{ prepare
       folder = joinPath(folder, part);
       if (folderSet.has(folder) || existingFolders.has(folder)) continue;
       const there = await exists(folder, true);
-      if (isFailure(there)) return fail(there);
+      if (isFailure(there)) return closing(there);
       if (!there) {
         folders.push(folder);
         folderSet.add(folder);
@@ -226,12 +227,12 @@ async function prepare(args: Args, files: ReadOnlyFileAccess): Promise<{ prepare
     if (directory) continue;
     const path = joinPath(destination, parts.join('/'));
     const there = await exists(path, false);
-    if (isFailure(there)) return fail(there);
+    if (isFailure(there)) return closing(there);
     planned.push({ path, item });
   }
   if (taken.length > 0) {
     const shown = taken.slice(0, 5).join(', ') + (taken.length > 5 ? ` … (+${taken.length - 5})` : '');
-    return fail(
+    return closing(
       failure(
         text(
           `풀 자리에 같은 이름이 이미 있습니다: ${shown}. 기존 파일은 덮어쓰지 않으니 to에 새 폴더 이름을 주세요 (예: "${displayOf(files, destination)}-2").`,
