@@ -124,6 +124,36 @@ describe.skipIf(!chromiumAvailable())('browser tools: only the allowlist is reac
     expect(r.text).toMatch(/Blocked \d+ requests outside the allowlist/);
   });
 
+  it('a page cannot show local files or browser pages: file:, data:, chrome: and a move to another host come to nothing', async () => {
+    const other = await outside();
+    const site = await server((req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      if (req.path === '/intra/move') {
+        res.end(`<title>옮기기</title><p>여기 글</p><script>location.href = '${other.origin}/moved';</script>`);
+        return;
+      }
+      res.end(`<title>로컬</title><p>본문</p>
+<iframe src="file:///etc/passwd"></iframe><iframe src="chrome://version"></iframe><img src="file:///etc/hostname">
+<script>
+  try { fetch('file:///etc/passwd').then((r) => r.text()).then((t) => document.body.insertAdjacentText('beforeend', t)).catch(() => {}); } catch (e) {}
+  setTimeout(() => { location.href = 'file:///etc/passwd'; }, 0);
+  setTimeout(() => { location.href = 'data:text/html,<p>data page</p>'; }, 10);
+  setTimeout(() => { location.href = 'chrome://settings'; }, 20);
+</script>`);
+    });
+    const g = await open({ policy: { http: { allow: [`${site.origin}/intra/`] } }, lang: 'en' });
+    const r = await g.call('browser.open', { url: `${site.origin}/intra/local` });
+    expect(r.outcome).toBe('ok');
+    expect(r.text).toContain('본문');
+    expect(r.text).not.toMatch(/root:|data page|Chromium|Settings/);
+    // A page that moves itself elsewhere: the move is blocked (and counted); nothing outside is shown or reached.
+    const moved = await g.call('browser.open', { url: `${site.origin}/intra/move` });
+    expect(moved.outcome).toBe('refused');
+    expect(moved.text).toContain(`The page tried to move to an address outside the allowlist (${other.origin}/moved)`);
+    expect(moved.text).not.toContain('exfiltrated');
+    expect(other.connections()).toBe(0);
+  });
+
   it('a page that redirects outside the allowlist is refused with a clear message, and the target gets nothing', async () => {
     const other = await outside();
     const site = await server((_req, res) => {

@@ -185,7 +185,7 @@ export function createBrowserHost(options: BrowserHostOptions): BrowserHost {
           if (state.stopped) return stoppedFailure();
           if (network.redirectRefused) {
             const r = network.redirectRefused;
-            return { outcome: 'refused', reason: 'not-allowed', url: r.to, stage: 'redirect', redirectedFrom: r.from, message: browserMessages.redirectNotAllowed(r.from, r.to, r.message) };
+            return { outcome: 'refused', reason: r.reason, url: r.to, stage: 'redirect', redirectedFrom: r.from, message: browserMessages.redirectNotAllowed(r.from, r.to, r.message) };
           }
           if (network.redirectLoop) return failed('too-many-redirects', target, browserMessages.tooManyRedirects(target, limits.maxRedirects), blocked());
           const next = network.pendingRedirect;
@@ -208,7 +208,12 @@ export function createBrowserHost(options: BrowserHostOptions): BrowserHost {
       if (!partial) await page.waitForLoadState('networkidle', { timeout: Math.min(SETTLE_MS, Math.max(1, deadline - performance.now())) }).catch(() => {});
       if (state.stopped) return stoppedFailure();
       const finalUrl = page.url();
-      if (!judgeUrl(finalUrl, allowlist).ok) return failed('navigation', finalUrl, browserMessages.leftAllowlist(finalUrl), blocked());
+      if (!judgeUrl(finalUrl, allowlist).ok) {
+        // A script moved the page to a refused address (the error page is what is left): say where it tried to go.
+        const tried = network.mainBlocked;
+        if (tried !== null) return { outcome: 'refused', reason: 'not-allowed', url: tried, stage: 'redirect', redirectedFrom: target, message: browserMessages.leftAllowlist(tried) };
+        return failed('navigation', finalUrl, browserMessages.leftAllowlist(finalUrl), blocked());
+      }
       const loaded: Loaded = {
         url: finalUrl,
         title: (await page.title().catch(() => '')).slice(0, 500),

@@ -55,8 +55,8 @@ export const browserMessages = {
 
   leftAllowlist(url: string): Text {
     return text(
-      `페이지가 허용 목록 밖의 주소(${shownUrl(url)})로 옮겨 가서 내용을 보여 주지 않습니다. 허용된 주소의 페이지를 여세요.`,
-      `The page moved to an address outside the allowlist (${shownUrl(url)}), so its content is not shown. Open a page at an allowed address.`,
+      `페이지가 허용 목록 밖의 주소(${shownUrl(url)})로 옮겨 가려 해서 막았고, 내용을 보여 주지 않습니다. 그 주소에는 아무것도 보내지 않았습니다. 허용된 주소의 페이지를 여세요.`,
+      `The page tried to move to an address outside the allowlist (${shownUrl(url)}); that was blocked and nothing was sent there, so no content is shown. Open a page at an allowed address.`,
     );
   },
 };

@@ -1,4 +1,5 @@
 import type { Request, Route } from 'playwright-core';
+import type { BrowserRefusalReason } from '../../../common/browser-capability';
 import type { HttpMethod } from '../../../common/http-capability';
 import type { Text } from '../../../common/i18n';
 import { interpretBody, parseContentType } from '../http/body-decoding';
@@ -30,6 +31,7 @@ export interface NetworkLimits {
 }
 
 export interface RedirectRefused {
+  readonly reason: BrowserRefusalReason;
   readonly from: string;
   readonly to: string;
   readonly message: Text;
@@ -47,6 +49,8 @@ export class PageNetwork {
   pendingRedirect: string | null = null;
   /** The main document redirected outside the allowlist. */
   redirectRefused: RedirectRefused | null = null;
+  /** The last navigation of the page's own frame that was refused (a script moving the page elsewhere). */
+  mainBlocked: string | null = null;
   /** Too many redirects on the main document. */
   redirectLoop = false;
   /** Status of the last main-document response. */
@@ -100,6 +104,7 @@ export class PageNetwork {
     const first = judgeUrl(request.url(), this.allowlist);
     if (!first.ok) {
       this.#block(request.url());
+      if (main) this.mainBlocked = first.shown;
       return route.abort('blockedbyclient');
     }
     let target = first.url;
@@ -140,7 +145,7 @@ export class PageNetwork {
       const verdict = judgeUrl(next, this.allowlist, result.location);
       if (!verdict.ok) {
         this.#block(next.href);
-        if (main) this.redirectRefused = { from: target.href, to: verdict.shown, message: verdict.message };
+        if (main) this.redirectRefused = { reason: verdict.reason, from: target.href, to: verdict.shown, message: verdict.message };
         return route.abort('blockedbyclient');
       }
       if (hops + 1 > this.limits.maxRedirects) {
