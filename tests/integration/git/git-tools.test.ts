@@ -250,3 +250,53 @@ describe('every answer fits the output budget and says how to see more', () => {
     expect(more.text).toContain(`${next}│${next}번째 줄입니다`);
   });
 });
+
+describe('a repository without commits, a merge and a tag', () => {
+  it('status and diff work before the first commit; log and blame say there is none yet', async () => {
+    const g = await open({ lang: 'ko' });
+    const repo = join(g.workspace, 'repo');
+    mkdirSync(repo);
+    git(repo, 'init', '-q');
+    put(repo, '처음.txt', '안녕\n');
+    git(repo, 'add', '처음.txt');
+    const status = await g.call('git.status', { path: 'repo' });
+    expect(status.text).toContain('아직 커밋 없음');
+    expect(status.text).toContain('새 파일: repo/처음.txt');
+    const diff = await g.call('git.diff', { path: 'repo' });
+    expect(diff.outcome).toBe('ok');
+    expect(diff.text).toContain('새 파일: repo/처음.txt (+1 −0)');
+    expect(diff.text).toContain('+안녕');
+    for (const [tool, args] of [['git.log', { path: 'repo' }], ['git.blame', { file: 'repo/처음.txt' }]] as const) {
+      const r = await g.call(tool, args);
+      expect({ tool, outcome: r.outcome }).toEqual({ tool, outcome: 'error' });
+      expect(r.text).toContain('아직 커밋이 없습니다');
+    }
+  });
+
+  it('a tag names its commit; a merge commit is shown as one', async () => {
+    const g = await open({ lang: 'en' });
+    const repo = join(g.workspace, 'repo');
+    const { second } = officeRepo(repo);
+    git(repo, 'stash', '-u', '-q');
+    git(repo, 'tag', '-a', 'v1.0', '-m', 'release');
+    git(repo, 'checkout', '-q', '-b', 'side');
+    put(repo, '옆.txt', 'side\n');
+    git(repo, 'add', '옆.txt');
+    git(repo, 'commit', '-q', '-m', 'side work');
+    git(repo, 'checkout', '-q', 'main');
+    put(repo, '본.txt', 'main\n');
+    git(repo, 'add', '본.txt');
+    git(repo, 'commit', '-q', '-m', 'main work');
+    git(repo, 'merge', '-q', '--no-ff', '-m', 'merge side', 'side');
+    const tagged = await g.call('git.show', { ref: 'v1.0', path: 'repo' });
+    expect(tagged.outcome).toBe('ok');
+    expect(tagged.text).toContain(`commit ${second}`);
+    const merge = await g.call('git.show', { ref: 'HEAD', path: 'repo' });
+    expect(merge.outcome).toBe('ok');
+    expect(merge.text).toMatch(/\(merge of [0-9a-f]{10} \+ [0-9a-f]{10}\)/);
+    expect(merge.text).toContain('merge side');
+    const log = await g.call('git.log', { path: 'repo', ref: 'side', maxCount: 5 });
+    expect(log.text).toContain('side work');
+    expect(log.text).not.toContain('main work');
+  });
+});
