@@ -9,6 +9,13 @@ import { join } from 'node:path';
  */
 export const CHROMIUM = '/usr/bin/chromium';
 
+/**
+ * Each browser call starts a fresh Chromium (1–3 s here, several times that on a loaded 2-core CI
+ * machine) and some tests make a few calls: more room than the suite's 30 s default. A limit, not
+ * a timing assertion.
+ */
+export const BROWSER_TEST_TIMEOUT_MS = 120_000;
+
 export function chromiumAvailable(): boolean {
   if (existsSync(CHROMIUM)) return true;
   if (process.env['CI'] === 'true') return true; // run anyway: the tests fail with "no browser found"

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { chromiumAvailable, recordingBrowser } from '../helpers/chromium';
+import { BROWSER_TEST_TIMEOUT_MS, chromiumAvailable, recordingBrowser } from '../helpers/chromium';
 import { useTestGate } from '../helpers/gate-harness';
 import { serve, type TestServer } from '../helpers/http-test-server';
 
@@ -79,7 +79,7 @@ function hostilePage(other: string, otherPort: number): string {
 </script></body></html>`;
 }
 
-describe.skipIf(!chromiumAvailable())('browser tools: only the allowlist is reached', () => {
+describe.skipIf(!chromiumAvailable())('browser tools: only the allowlist is reached', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
   it('an allowed page that points everywhere else: zero connections outside, the blocked requests counted, the page still read', async () => {
     const other = await outside();
     const site = await server((req, res) => {

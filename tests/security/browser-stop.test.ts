@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { chromiumAvailable, recordingBrowser, sessionMembers } from '../helpers/chromium';
+import { BROWSER_TEST_TIMEOUT_MS, chromiumAvailable, recordingBrowser, sessionMembers } from '../helpers/chromium';
 import { useTestGate } from '../helpers/gate-harness';
 import { serve, type TestServer } from '../helpers/http-test-server';
 
@@ -44,7 +44,7 @@ async function until(check: () => Promise<boolean> | boolean, what: string): Pro
   }
 }
 
-describe.skipIf(!chromiumAvailable() || process.platform !== 'linux')('browser tools: no browser outlives its call', () => {
+describe.skipIf(!chromiumAvailable() || process.platform !== 'linux')('browser tools: no browser outlives its call', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
   it('Stop during a page that never finishes loading kills every browser process and deletes the profile', async () => {
     let hung = 0;
     const site = await serve((req, res) => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createBrowserHost } from '../../../electron/main/host/browser';
-import { CHROMIUM, chromiumAvailable } from '../../helpers/chromium';
+import { BROWSER_TEST_TIMEOUT_MS, CHROMIUM, chromiumAvailable } from '../../helpers/chromium';
 import { serve, type TestServer } from '../../helpers/http-test-server';
 
 /**
@@ -20,7 +20,7 @@ async function server(handler: Parameters<typeof serve>[0]): Promise<TestServer>
 
 const signal = () => new AbortController().signal;
 
-describe.skipIf(!chromiumAvailable())('browser host limits (real Chromium)', () => {
+describe.skipIf(!chromiumAvailable())('browser host limits (real Chromium)', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
   it('a page that loops over fetch gets no more than the request cap, and the rest is reported', async () => {
     const site = await server((req, res) => {
       if (req.path.startsWith('/intra/api/')) {

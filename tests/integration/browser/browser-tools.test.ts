@@ -3,7 +3,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import iconv from 'iconv-lite';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CHROMIUM, chromiumAvailable } from '../../helpers/chromium';
+import { BROWSER_TEST_TIMEOUT_MS, CHROMIUM, chromiumAvailable } from '../../helpers/chromium';
 import { useTestGate } from '../../helpers/gate-harness';
 import { serve, type TestServer } from '../../helpers/http-test-server';
 
@@ -65,7 +65,7 @@ function pngFacts(bytes: Buffer): { signature: boolean; width: number; height: n
   };
 }
 
-describe.skipIf(!chromiumAvailable())('browser tools (real Chromium)', () => {
+describe.skipIf(!chromiumAvailable())('browser tools (real Chromium)', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
   it('browser.open returns the text a script rendered: headings, table rows, link texts; hidden text left out', async () => {
     const site = await intranet();
     const g = await open({ policy: policyFor(`${site.origin}/intra/`), lang: 'ko' });
