@@ -300,3 +300,32 @@ describe('a repository without commits, a merge and a tag', () => {
     expect(log.text).not.toContain('main work');
   });
 });
+
+describe('files are held to the workspace and to the repository', () => {
+  it('a file in another folder of the workspace, or outside it, is refused with what to do', async () => {
+    const g = await open({ lang: 'ko' });
+    officeRepo(join(g.workspace, 'repo'));
+    put(g.workspace, '다른 폴더/메모.txt', 'x\n');
+    const other = await g.call('git.log', { path: 'repo', file: '다른 폴더/메모.txt' });
+    expect(other.outcome).toBe('refused');
+    expect(other.text).toContain("'다른 폴더/메모.txt'은(는) 저장소 'repo' 밖에 있습니다");
+    // Outside the roots: the gate's permission layer denies it before the tool is consulted.
+    const outside = await g.call('git.diff', { path: 'repo', file: '../outside/x.txt' });
+    expect(outside.outcome).toBe('denied');
+    const absolute = await g.call('git.blame', { file: '/etc/passwd' });
+    expect(absolute.outcome).not.toBe('ok');
+  });
+
+  it('an ask rule puts the call to the human with the git file that runs; a denial runs nothing', async () => {
+    const g = await open({ lang: 'en', approve: () => ({ choice: 'deny', approver: 'test', reason: 'not now' }), policy: { rules: { ask: ['git.diff'] }, shell: { commands: { git: {} }, trustedDirs: ['/usr/bin', '/bin'] } } });
+    officeRepo(join(g.workspace, 'repo'));
+    const r = await g.call('git.diff', { path: 'repo' });
+    expect(r.outcome).toBe('denied');
+    expect(g.approvals).toHaveLength(1);
+    const request = g.approvals[0]!;
+    expect(JSON.stringify(request)).toContain("Shows what changed in 'repo'");
+    expect(JSON.stringify(request)).toContain('/usr/bin/git');
+    const events = await g.auditEvents();
+    expect(events.filter((e) => e['type'] === 'execution.started')).toHaveLength(0);
+  });
+});
