@@ -1,7 +1,11 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createBrowserHost } from '../../../electron/main/host/browser';
 import { BROWSER_TEST_TIMEOUT_MS, CHROMIUM, chromiumAvailable } from '../../helpers/chromium';
-import { serve, type TestServer } from '../../helpers/http-test-server';
+import { freePort, serve, type TestServer } from '../../helpers/http-test-server';
 
 /**
  * The browser host's caps, with small limits so the tests stay short (the tools use the defaults:
@@ -64,6 +68,44 @@ describe.skipIf(!chromiumAvailable())('browser host limits (real Chromium)', { t
     if (r.outcome !== 'failed') return;
     expect(r.reason).toBe('timeout');
     expect(r.message.en).toContain('did not open within 2 s');
+  });
+
+  it('an HTTPS intranet page: an untrusted certificate is said to be one; with the office CA the page opens', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'baram-browser-tls-'));
+    try {
+      // A self-signed certificate for 127.0.0.1, made by the real openssl for this run only.
+      execFileSync('openssl', [
+        'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2',
+        '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1',
+        '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
+      ], { stdio: 'ignore' });
+      const cert = await readFile(join(dir, 'cert.pem'), 'utf8');
+      const key = await readFile(join(dir, 'key.pem'), 'utf8');
+      const site = await serve((_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end('<title>보안 페이지</title><p>사내 인증서로 연 글</p>');
+      }, { tls: { key, cert } });
+      servers.push(site);
+      const untrusted = createBrowserHost({ allow: [`${site.origin}/intra/`], executablePath: CHROMIUM });
+      const r = await untrusted.open({ url: `${site.origin}/intra/page`, signal: signal(), maxTextChars: 1000 });
+      expect(r.outcome).toBe('failed');
+      if (r.outcome === 'failed') expect(r.message.ko).toContain('인증서');
+      expect(site.requests).toHaveLength(0);
+      const trusted = createBrowserHost({ allow: [`${site.origin}/intra/`], executablePath: CHROMIUM, ca: [cert] });
+      const ok = await trusted.open({ url: `${site.origin}/intra/page`, signal: signal(), maxTextChars: 1000 });
+      expect(ok.outcome).toBe('page');
+      if (ok.outcome === 'page') expect(ok.text).toBe('사내 인증서로 연 글');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a server that is not running: the message says the connection was refused', async () => {
+    const port = await freePort();
+    const host = createBrowserHost({ allow: [`http://127.0.0.1:${port}/intra/`], executablePath: CHROMIUM });
+    const r = await host.open({ url: `http://127.0.0.1:${port}/intra/x`, signal: signal(), maxTextChars: 1000 });
+    expect(r.outcome).toBe('failed');
+    if (r.outcome === 'failed') expect(r.message.en).toMatch(/refused|not running|connect/i);
   });
 
   it('no installed browser at the configured path: a clear failure, nothing started', async () => {

@@ -201,6 +201,8 @@ export function createBrowserHost(options: BrowserHostOptions): BrowserHost {
             break;
           }
           if (isTimeout) return failed('timeout', url, browserMessages.timeout(url, timeoutMs), blocked());
+          // The host's own fetch of the document failed: its reason (a certificate, DNS, a refused connection) says more than Chromium's.
+          if (network.mainError !== null) return failed('navigation', target, network.mainError, blocked());
           return failed('navigation', target, browserMessages.navigation(target, firstLine(error)), blocked());
         }
       }

@@ -3,6 +3,7 @@ import type { BrowserRefusalReason } from '../../../common/browser-capability';
 import type { HttpMethod } from '../../../common/http-capability';
 import type { Text } from '../../../common/i18n';
 import { interpretBody, parseContentType } from '../http/body-decoding';
+import { classifyError } from '../http/failures';
 import { sendOnce, type Agents, type HopResult } from '../http/send-once';
 import { judgeUrl, type UrlAllowlist } from '../http/url-allowlist';
 
@@ -53,6 +54,8 @@ export class PageNetwork {
   mainBlocked: string | null = null;
   /** Too many redirects on the main document. */
   redirectLoop = false;
+  /** Why the page's own document could not be fetched (DNS, connection, certificate …), as http.request says it. */
+  mainError: Text | null = null;
   /** Status of the last main-document response. */
   mainStatus = 0;
   /** The main document was cut at the size cap. */
@@ -127,7 +130,10 @@ export class PageNetwork {
         maxHeaderBytes: this.limits.maxHeaderBytes,
         agents: this.agents,
       });
-      if (result.kind === 'error') return route.abort(this.#stop.signal.aborted ? 'aborted' : 'failed');
+      if (result.kind === 'error') {
+        if (main && !this.#stop.signal.aborted) this.mainError = classifyError(result.error, target, this.limits.maxHeaderBytes).message;
+        return route.abort(this.#stop.signal.aborted ? 'aborted' : 'failed');
+      }
       if (result.kind === 'response') {
         this.totalBytes += result.body.length;
         if (main) {
