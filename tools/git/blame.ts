@@ -29,8 +29,8 @@ function args(a: Input, place: Omit<GitPlace, 'program'>): string[] {
   return ['blame', '--porcelain', '-L', `${startOf(a)},+${countOf(a) + 1}`, '--', place.file as string];
 }
 
-function checked(a: Input, ctx: PrecheckContext) {
-  return placeGit(ctx, { file: a.file }, (p) => args(a, p), { fileMustExist: true });
+function checked(a: Input, ctx: PrecheckContext, judge = true) {
+  return placeGit(ctx, { file: a.file }, (p) => args(a, p), { fileMustExist: true, judge });
 }
 
 export const gitBlame = defineTool({
@@ -59,7 +59,7 @@ export const gitBlame = defineTool({
   summarize: (a: Input) => text(`'${a.file}'의 줄별 작성자를 봅니다`, `Shows who changed each line of '${a.file}'`),
 
   async execute(a: Input, ctx) {
-    const place = await checked(a, ctx);
+    const place = await checked(a, ctx, false);
     if ('failure' in place) return failed(ctx, place);
     const where = await locate(ctx, place.cwd, ['HEAD']);
     if ('result' in where) return where.result;

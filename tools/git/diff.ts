@@ -39,10 +39,10 @@ function refs(a: Input): readonly string[] | Failure {
   return 'failure' in range ? range : range.refs;
 }
 
-async function checked(a: Input, ctx: PrecheckContext) {
+async function checked(a: Input, ctx: PrecheckContext, judge = true) {
   const r = refs(a);
   if ('failure' in r) return r;
-  return placeGit(ctx, a, (p) => args(a, p));
+  return placeGit(ctx, a, (p) => args(a, p), { judge });
 }
 
 export const gitDiff = defineTool({
@@ -71,7 +71,7 @@ export const gitDiff = defineTool({
   summarize: (a: Input) => text(`'${a.file ?? a.path ?? '.'}'의 바뀐 내용을 봅니다`, `Shows what changed in '${a.file ?? a.path ?? '.'}'`),
 
   async execute(a: Input, ctx) {
-    const place = await checked(a, ctx);
+    const place = await checked(a, ctx, false);
     if ('failure' in place) return failed(ctx, place);
     const wanted = refs(a) as readonly string[];
     const ref = refOf(a);

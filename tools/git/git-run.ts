@@ -90,7 +90,19 @@ async function repositoriesBelow(ctx: PrecheckContext, folder: string): Promise<
  * the host judges the very arguments the tool will run with in that folder (grammar, paths,
  * repository), so a call that cannot run is refused before anyone is asked (SPEC G-PRECHECK).
  */
-export async function placeGit(ctx: PrecheckContext, where: PlaceInput, args: (place: Omit<GitPlace, 'program'>) => readonly string[], options: { readonly fileMustExist?: boolean } = {}): Promise<GitPlace | Failure> {
+export async function placeGit(
+  ctx: PrecheckContext,
+  where: PlaceInput,
+  args: (place: Omit<GitPlace, 'program'>) => readonly string[],
+  options: {
+    readonly fileMustExist?: boolean;
+    /**
+     * false in execute: the run path judges the same arguments again itself (host prepare), so
+     * asking here too would only probe the repository twice more.
+     */
+    readonly judge?: boolean;
+  } = {},
+): Promise<GitPlace | Failure> {
   const found = await ctx.processes.resolve(GIT);
   if (found.kind === 'refused') return failure(programRefusal(found));
   const pathArg = given(where.path);
@@ -124,6 +136,7 @@ export async function placeGit(ctx: PrecheckContext, where: PlaceInput, args: (p
     throw e;
   }
   const place = { cwd, ...(file !== undefined ? { file } : {}), ...(scope !== undefined ? { scope } : {}) };
+  if (options.judge === false) return { program: found, ...place };
   const judged = await ctx.processes.resolve(GIT, { args: args(place), cwd });
   if (judged.kind === 'refused') {
     if (judged.code === 'REPOSITORY_NOT_ALLOWED' && !(await looksLikeRepository(ctx, cwd))) {

@@ -30,13 +30,13 @@ function args(a: Input, place: Omit<GitPlace, 'program'>, start?: string): strin
   return ['log', LOG_FORMAT, '--numstat', `--max-count=${count(a)}`, ...follow, ...(start ?? refOf(a) ? [start ?? (refOf(a) as string)] : []), '--', ...(narrow !== undefined ? [narrow] : [])];
 }
 
-async function checked(a: Input, ctx: Parameters<typeof placeGit>[0]) {
+async function checked(a: Input, ctx: Parameters<typeof placeGit>[0], judge = true) {
   const ref = refOf(a);
   if (ref !== undefined) {
     const problem = refProblem(ref);
     if (problem) return problem;
   }
-  return placeGit(ctx, a, (p) => args(a, p));
+  return placeGit(ctx, a, (p) => args(a, p), { judge });
 }
 
 export const gitLog = defineTool({
@@ -65,7 +65,7 @@ export const gitLog = defineTool({
   summarize: (a: Input) => text(`'${a.file ?? a.path ?? '.'}'의 git 기록을 봅니다`, `Shows the git history of '${a.file ?? a.path ?? '.'}'`),
 
   async execute(a: Input, ctx) {
-    const place = await checked(a, ctx);
+    const place = await checked(a, ctx, false);
     if ('failure' in place) return failed(ctx, place);
     const ref = refOf(a);
     const where = await locate(ctx, place.cwd, [ref ?? 'HEAD']);

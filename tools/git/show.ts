@@ -24,10 +24,10 @@ function args(a: Input, place: Omit<GitPlace, 'program'>, commit?: string): stri
   return ['show', FORMAT, '--numstat', '--patch', '-z', '--no-color', '--find-renames', commit ?? a.ref.trim(), '--', ...(narrow !== undefined ? [narrow] : [])];
 }
 
-async function checked(a: Input, ctx: PrecheckContext) {
+async function checked(a: Input, ctx: PrecheckContext, judge = true) {
   const problem = refProblem(a.ref.trim());
   if (problem) return problem;
-  return placeGit(ctx, a, (p) => args(a, p));
+  return placeGit(ctx, a, (p) => args(a, p), { judge });
 }
 
 export const gitShow = defineTool({
@@ -56,7 +56,7 @@ export const gitShow = defineTool({
   summarize: (a: Input) => text(`커밋 '${a.ref}'의 내용을 봅니다`, `Shows commit '${a.ref}'`),
 
   async execute(a: Input, ctx) {
-    const place = await checked(a, ctx);
+    const place = await checked(a, ctx, false);
     if ('failure' in place) return failed(ctx, place);
     const ref = a.ref.trim();
     const where = await locate(ctx, place.cwd, [ref]);

@@ -95,7 +95,7 @@ export const gitStatus = defineTool({
   summarize: (a: Input) => text(`'${a.path ?? '.'}'의 git 상태를 봅니다`, `Shows the git status of '${a.path ?? '.'}'`),
 
   async execute(a: Input, ctx) {
-    const place = await placeGit(ctx, a, args);
+    const place = await placeGit(ctx, a, args, { judge: false });
     if ('failure' in place) return failed(ctx, place);
     const where = await locate(ctx, place.cwd, []);
     if ('result' in where) return where.result;
