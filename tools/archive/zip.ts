@@ -153,19 +153,22 @@ function renderPreview(p: Prepared, lang: Lang): string {
   ].join('\n');
 }
 
-/** A source file's whole content, in ranged reads (the host reads at most its read limit per call). */
-async function readWhole(files: ReadOnlyFileAccess, m: Member, signal: AbortSignal): Promise<Uint8Array | null> {
+/**
+ * A source file's whole content, in ranged reads (the host reads at most its read limit per call).
+ * null: Stop was pressed; 'changed': the file is no longer the size that was approved.
+ */
+async function readWhole(files: ReadOnlyFileAccess, m: Member, signal: AbortSignal): Promise<Uint8Array | null | 'changed'> {
   const parts: Uint8Array[] = [];
   let done = 0;
   for (;;) {
     if (signal.aborted) return null;
-    const bytes = await files.readBytes(m.path, { offset: done, maxBytes: 8 * 1024 * 1024 });
+    const bytes = await files.readBytes(m.path, { offset: done, maxBytes: Math.min(8 * 1024 * 1024, m.size + 1 - done) });
     if (bytes.length === 0) break;
     parts.push(bytes);
     done += bytes.length;
-    if (done > MAX_ENTRY_BYTES) throw new Error('grew past the cap');
+    if (done > m.size) return 'changed';
   }
-  return Buffer.concat(parts, done);
+  return done === m.size ? Buffer.concat(parts, done) : 'changed';
 }
 
 type Yazl = typeof import('yazl');
@@ -242,6 +245,7 @@ export const archiveZip = defineTool({
       for (const m of p.members) {
         const bytes = await readWhole(files, m, signal);
         if (bytes === null) return stopped();
+        if (bytes === 'changed') return fail(lang, changed(), { changed: m.name }, 'refused');
         const info = await files.stat(m.path);
         // yazl writes every name as UTF-8 with general purpose bit 11 set.
         zip.addBuffer(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), m.name, {

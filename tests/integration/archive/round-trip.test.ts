@@ -100,6 +100,18 @@ describe('archive.zip → archive.unzip round trip', () => {
     expect(info.outcome).toBe('ok');
   });
 
+  it('keeps empty files both ways, and creates empty folders a zip lists', async () => {
+    const g = await open({ files: { '빈/비어있음.txt': '' } });
+    expect((await g.call('archive.zip', { from: '빈', to: '빈.zip' })).outcome).toBe('ok');
+    const r = await g.call('archive.unzip', { path: '빈.zip', to: '다시' });
+    expect(r.outcome).toBe('ok');
+    expect(await readFile(join(g.workspace, '다시/빈/비어있음.txt'), 'utf8')).toBe('');
+    await writeFile(join(g.workspace, 'dirs.zip'), rawZip([{ name: '서류함/', content: '', method: 0, externalAttributes: (0o040755 << 16) >>> 0 }]));
+    const dirs = await g.call('archive.unzip', { path: 'dirs.zip' });
+    expect(dirs.outcome).toBe('ok');
+    expect((await stat(join(g.workspace, 'dirs/서류함'))).isDirectory()).toBe(true);
+  });
+
   it('refuses to extract over existing files, naming them, and writes nothing', async () => {
     const g = await open({
       files: {
