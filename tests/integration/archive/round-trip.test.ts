@@ -1,4 +1,4 @@
-import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
@@ -161,6 +161,20 @@ describe('archive.zip → archive.unzip round trip', () => {
     const finished = mine.find((e) => e['type'] === 'execution.finished')!;
     expect(finished['outcome']).toBe('ok');
     expect(JSON.stringify(finished['target'])).toContain('x.txt');
+  });
+
+  it('never overwrites a file that appeared at a planned place after approval', async () => {
+    const g = await open({
+      files: { 'z.zip': rawZip([{ name: 'a.txt', content: 'from zip' }, { name: 'b.txt', content: 'b' }]) },
+      approve: async () => {
+        await mkdir(join(g.workspace, 'out'), { recursive: true });
+        await writeFile(join(g.workspace, 'out/a.txt'), 'planted');
+        return { choice: 'allow-once', approver: 'test' };
+      },
+    });
+    const r = await g.call('archive.unzip', { path: 'z.zip', to: 'out' });
+    expect(r.outcome).not.toBe('ok');
+    expect(await readFile(join(g.workspace, 'out/a.txt'), 'utf8')).toBe('planted');
   });
 
   it('refuses when the zip changed after approval', async () => {
