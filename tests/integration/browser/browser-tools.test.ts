@@ -137,6 +137,21 @@ describe.skipIf(!chromiumAvailable())('browser tools (real Chromium)', { timeout
     }
   });
 
+  it('groupware in frames: each allowed frame\'s text follows the page\'s', async () => {
+    const site = await server((req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      if (req.path === '/intra/frames') res.end('<title>그룹웨어</title><frameset cols="30%,70%"><frame src="/intra/menu"><frame src="/intra/content"></frameset>');
+      else if (req.path === '/intra/menu') res.end('<a href="/intra/content">공지사항</a>');
+      else res.end('<h2>공지 본문</h2><p>프레임 안의 글</p>');
+    });
+    const g = await open({ policy: policyFor(`${site.origin}/intra/`), lang: 'ko' });
+    const r = await g.call('browser.open', { url: `${site.origin}/intra/frames` });
+    expect(r.outcome).toBe('ok');
+    expect(r.text).toContain(`[frame ${site.origin}/intra/menu]\n공지사항`);
+    expect(r.text).toContain(`[frame ${site.origin}/intra/content]\n## 공지 본문`);
+    expect(r.text).toContain('프레임 안의 글');
+  });
+
   it('a huge page comes back cut to the output budget, and says so', async () => {
     const site = await server((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });

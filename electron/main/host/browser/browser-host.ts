@@ -78,6 +78,33 @@ function firstLine(error: unknown): string {
   return (message.split('\n')[0] ?? '').replace(/^page\.goto: /, '').slice(0, 200);
 }
 
+type Extracted = { text: string; total: number };
+
+/**
+ * The page's text, then each frame's on an allowed address, in document order, within one budget.
+ * Groupware often shows its content in frames (a <frameset> page has no text of its own); a frame
+ * elsewhere was never loaded (its requests were blocked) and has nothing to give.
+ */
+async function readableText(page: Page, maxChars: number, allowlist: ReturnType<typeof compileAllowlist>): Promise<Extracted> {
+  const main = (await page.evaluate(pageTextScript(maxChars))) as Extracted;
+  let text = main.text;
+  let total = main.total;
+  for (const frame of page.frames()) {
+    if (frame === page.mainFrame() || !judgeUrl(frame.url(), allowlist).ok) continue;
+    const head = `${text === '' ? '' : '\n\n'}[frame ${frame.url()}]\n`;
+    const room = maxChars - text.length - head.length;
+    const part = room > 0 ? ((await frame.evaluate(pageTextScript(room)).catch(() => ({ text: '', total: 0 }))) as Extracted) : null;
+    if (part === null) {
+      total += head.length; // counted as left out, without reading it
+      continue;
+    }
+    if (part.total === 0) continue;
+    text += head + part.text;
+    total += head.length + part.total;
+  }
+  return { text, total };
+}
+
 export function createBrowserHost(options: BrowserHostOptions): BrowserHost {
   const allowlist = compileAllowlist([...options.allow]);
   const timeoutMs = options.timeoutMs ?? DEFAULT_BROWSER_TIMEOUT_MS;
@@ -248,8 +275,8 @@ export function createBrowserHost(options: BrowserHostOptions): BrowserHost {
     check,
     open: (request) =>
       withPage(request.url, request.signal, async (page, loaded): Promise<BrowserPage> => {
-        const extracted = (await page.evaluate(pageTextScript(request.maxTextChars))) as { text: string; total: number };
-        return { outcome: 'page', ...loaded, text: extracted.text, totalChars: extracted.total, truncated: extracted.total > extracted.text.length };
+        const { text, total } = await readableText(page, request.maxTextChars, allowlist);
+        return { outcome: 'page', ...loaded, text, totalChars: total, truncated: total > text.length };
       }),
     screenshot: (request) =>
       withPage(request.url, request.signal, async (page, loaded): Promise<BrowserScreenshot> => {
