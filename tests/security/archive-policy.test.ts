@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -51,6 +51,16 @@ describe('archive.unzip under the policy', () => {
     const g = await open({ files: { 'a.zip': rawZip([{ name: 'x.txt', content: 'x' }]) } });
     const r = await g.call('archive.unzip', { path: 'a.zip', to: '../outside' });
     expect(['denied', 'refused']).toContain(r.outcome);
+    expect(await listing(g.outside)).toEqual([]);
+  });
+
+  it('does not write through a symbolic link in the destination that leads outside', async () => {
+    const g = await open({ files: { 'a.zip': rawZip([{ name: 'link/stolen.txt', content: 'x' }]) } });
+    await mkdir(join(g.workspace, 'out'));
+    await symlink(g.outside, join(g.workspace, 'out/link'));
+    const r = await g.call('archive.unzip', { path: 'a.zip', to: 'out' });
+    expect(['refused', 'denied']).toContain(r.outcome);
+    expect(g.approvals).toHaveLength(0);
     expect(await listing(g.outside)).toEqual([]);
   });
 
