@@ -66,7 +66,7 @@ export interface BrowserScreenshot extends Loaded {
   readonly png: Uint8Array;
   readonly width: number;
   readonly height: number;
-  /** fullPage asked for more than the height cap; the image stops there. */
+  /** fullPage asked for more than the size cap (16,384 px high, 4,096 px wide); the image stops there. */
   readonly clipped: boolean;
 }
 

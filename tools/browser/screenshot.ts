@@ -77,7 +77,7 @@ export const browserScreenshot = defineTool({
     }
     const line = (ko: string, en: string) => pick(text(ko, en), ctx.lang);
     const notes: string[] = [];
-    if (outcome.clipped) notes.push(line(`[페이지가 길어 위에서 ${outcome.height}px까지만 담았습니다]`, `[the page is long; the image stops at ${outcome.height} px]`));
+    if (outcome.clipped) notes.push(line(`[페이지가 커서 왼쪽 위 ${outcome.width}×${outcome.height}px만 담았습니다]`, `[the page is larger; the image holds its top-left ${outcome.width}×${outcome.height} px]`));
     if (outcome.partial) notes.push(line('[페이지가 제한 시간 안에 다 열리지 않아 그때까지 나온 화면입니다]', '[the page had not finished loading in time; this is what had rendered]'));
     if (outcome.status >= 400) notes.push(line(`[HTTP 상태: ${outcome.status}]`, `[HTTP status: ${outcome.status}]`));
     const blocked = blockedNote(outcome.blocked, outcome.popupsClosed);

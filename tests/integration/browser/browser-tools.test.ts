@@ -175,6 +175,18 @@ describe.skipIf(!chromiumAvailable())('browser tools (real Chromium)', { timeout
     expect(r.text).toContain('사내 공지: 똠방각하 워크숍');
   });
 
+  it('a full-page shot of a page larger than the caps stops at them, and says so', async () => {
+    const site = await server((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end('<title>아주 큰 페이지</title><body style="margin:0"><div style="width:6000px;height:20000px;background:linear-gradient(#39c,#c93)"></div></body>');
+    });
+    const g = await open({ policy: policyFor(`${site.origin}/intra/`), lang: 'en' });
+    const r = await g.call('browser.screenshot', { url: `${site.origin}/intra/huge`, path: 'huge.png', fullPage: true });
+    expect(r.outcome).toBe('ok');
+    expect(pngFacts(await readFile(join(g.workspace, 'huge.png')))).toEqual({ signature: true, width: 4096, height: 16384 });
+    expect(r.text).toContain('[the page is larger; the image holds its top-left 4096×16384 px]');
+  });
+
   it('browser.screenshot does not overwrite an existing file unless asked, and only saves .png', async () => {
     const site = await intranet();
     const g = await open({ policy: policyFor(`${site.origin}/intra/`), lang: 'en' });

@@ -33,6 +33,8 @@ export const DEFAULT_BROWSER_MAX_TOTAL_BYTES = 50 * 1024 * 1024;
 export const DEFAULT_BROWSER_MAX_REQUESTS = 2_000;
 /** Chromium's own limit for one image is 16,384 px; a longer page is cut there (and said so). */
 export const MAX_SCREENSHOT_HEIGHT = 16_384;
+/** A page wider than this (a runaway table) is cut at it: four screens across is already unreadable as one image. */
+export const MAX_SCREENSHOT_WIDTH = 4_096;
 /** After 'load', how long to let scripts fetch and render (JS-built pages) before reading. */
 const SETTLE_MS = 3_000;
 /** What the driver itself may take after the page time (reading the text, the screenshot). */
@@ -283,14 +285,16 @@ export function createBrowserHost(options: BrowserHostOptions): BrowserHost {
         let clipped = false;
         let shot: Buffer;
         if (request.fullPage) {
-          const height = (await page.evaluate('Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0)')) as number;
-          clipped = height > MAX_SCREENSHOT_HEIGHT;
+          const size = (await page.evaluate(
+            '({ width: Math.max(document.documentElement.scrollWidth, document.body ? document.body.scrollWidth : 0), height: Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0) })',
+          )) as { width: number; height: number };
+          clipped = size.height > MAX_SCREENSHOT_HEIGHT || size.width > MAX_SCREENSHOT_WIDTH;
           shot = await page.screenshot({
             type: 'png',
             fullPage: true,
             animations: 'disabled',
             timeout: WORK_MS,
-            ...(clipped ? { clip: { x: 0, y: 0, width: VIEWPORT.width, height: MAX_SCREENSHOT_HEIGHT } } : {}),
+            ...(clipped ? { clip: { x: 0, y: 0, width: Math.min(size.width, MAX_SCREENSHOT_WIDTH), height: Math.min(size.height, MAX_SCREENSHOT_HEIGHT) } } : {}),
           });
         } else {
           shot = await page.screenshot({ type: 'png', animations: 'disabled', timeout: WORK_MS });
