@@ -10,6 +10,17 @@ const root = fileURLToPath(new URL('.', import.meta.url));
 const at = (...parts: string[]) => resolve(root, ...parts);
 
 /**
+ * A worker-thread entry of the core, built as its own file `name` beside the main bundle: the host
+ * module that starts it finds it beside itself (its workerEntry(), e.g. host/documents/parse-client.ts).
+ * scripts/build-cli.mjs reads these calls from this file for the CLI build, so write each one as
+ * below: the source as at() of a quoted .ts path, then the quoted file name (its regular expression
+ * expects exactly that, and counts every call).
+ */
+function standaloneWorker(source: string, name: `${string}.js`): Record<string, string> {
+  return { [name.slice(0, -'.js'.length)]: source };
+}
+
+/**
  * Dev server only. Vite injects inline scripts and styles (the React Fast Refresh preamble, HMR
  * styles) that `script-src 'self'` rightly blocks. Instead of loosening the policy, each dev run
  * gets a random nonce: Vite stamps it on what it injects, the page's meta policy admits it, and
@@ -48,7 +59,14 @@ export default defineConfig(({ command }) => {
         // modules (better-sqlite3, node-llama-cpp) cannot be bundled at all.
         externalizeDeps: true,
         rolldownOptions: {
-          input: { index: at('electron/main/app/main.ts') },
+          input: {
+            index: at('electron/main/app/main.ts'),
+            // Word, HWP and PDF parses (docs/2026-12-03-document-parse-worker.md).
+            ...standaloneWorker(at('electron/main/host/documents/parse-worker.ts'), 'parse-worker.js'),
+          },
+          // Chunks beside the entries (not in chunks/): a module bundled into a chunk finds a
+          // worker entry beside its own file, as in the CLI build.
+          output: { chunkFileNames: 'chunk-[hash].js' },
         },
       },
     },

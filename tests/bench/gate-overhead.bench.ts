@@ -50,6 +50,7 @@ async function main(): Promise<void> {
     ssh: unused as never,
     processes: unused as never,
     browser: unused as never,
+    documents: unused as never,
     policy: { maxOutputChars: 30_000, defaultTimeoutMs: 120_000, maxTimeoutMs: 600_000, denyArgsOf: () => [] },
     signal: new AbortController().signal,
     outputBudget: 30_000,

@@ -1,14 +1,14 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openPdf } from '../../tools/document/pdf-extract';
+import { openPdf } from '../../electron/main/host/documents/pdf-open';
 import { formatMs, median, ratioLine, table } from './lib/stats';
 
 /**
- * PDF text extraction of document.pdf.read (tools/document/pdf-extract.ts: pdf.js through
+ * PDF text extraction of document.pdf.read (electron/main/host/documents/pdf-open.ts, run in the parse thread: pdf.js through
  * pdf-parse, page by page, exactly what the tool runs) against poppler's pdftotext on the same 20
  * Korean PDFs (tests/fixtures/documents/bench, 2 to 21 pages each, written by LibreOffice), in the
- * same run. Ours runs in this process with the library already loaded (as in the app after the
+ * same run. Ours runs on this thread with the library already loaded (as in the app after the
  * first PDF); pdftotext is started once per file, as a person or a script would run it.
  * Target (issue 18): ours ≤ 3x pdftotext over the 20 files.
  *

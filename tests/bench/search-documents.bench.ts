@@ -2,6 +2,7 @@ import { copyFile, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promis
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createFileAccess } from '../../electron/main/host/files';
+import { createDocumentParser } from '../../electron/main/host/documents/parse-client';
 import { DocumentTextCache } from '../../electron/main/host/documents/text-cache';
 import { buildDocx } from '../../tools/document/word-build';
 import type { DocBlock } from '../../tools/kit/document-text';
@@ -81,6 +82,8 @@ try {
   const files = await createFileAccess({ roots: [workspace], trashDir: join(base, 'data', 'trash'), protectedPaths: [join(base, 'data')], documentStore: cache });
   const query = compileQuery({ pattern: WORD, ignoreCase: false, fixedString: true });
   if (!query.ok) throw new Error(query.message);
+  // The host's parse threads, as a session has them (documents are parsed off this thread).
+  const documents = createDocumentParser();
   const search = async (): Promise<{ ms: number; report: SearchReport }> => {
     const start = performance.now();
     const report = await searchFiles(files, {
@@ -90,7 +93,7 @@ try {
       maxResults: 1_000_000,
       maxChars: Number.MAX_SAFE_INTEGER,
       signal: new AbortController().signal,
-      documents: documentTextOptions(),
+      documents: documentTextOptions(documents),
       // The whole first search is measured; the tool itself stops extracting after 5 minutes and
       // the next call goes on (the output says so).
       extractionBudgetMs: Number.POSITIVE_INFINITY,

@@ -1,8 +1,9 @@
 import { copyFile, mkdir, mkdtemp, realpath, rename, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { TreeDocument, TreeFile } from '../../electron/common/file-access';
+import { createDocumentParser } from '../../electron/main/host/documents/parse-client';
 import { DocumentTextCache } from '../../electron/main/host/documents/text-cache';
 import { createFileAccess } from '../../electron/main/host/files';
 import { documentTextOptions, parseExtracted } from '../../tools/search/engine/document-extract';
@@ -21,6 +22,10 @@ afterEach(async () => {
   base = undefined;
 });
 
+/** The host's parse threads, as a session has them (ended after the file's tests). */
+const documents = createDocumentParser();
+afterAll(() => documents.close());
+
 async function setUp() {
   base = await realpath(await mkdtemp(join(tmpdir(), 'baram-docswap-')));
   const workspace = join(base, 'workspace');
@@ -38,7 +43,7 @@ async function setUp() {
 /** The one document the walk yields, before anything asks for its text. */
 async function walkedDocument(files: Awaited<ReturnType<typeof setUp>>['files'], workspace: string): Promise<TreeDocument> {
   const found: TreeFile[] = [];
-  for await (const f of files.readTree(workspace, { windowBytes: 1024, documents: documentTextOptions(), include: (p) => p.endsWith('.pdf') })) found.push(f);
+  for await (const f of files.readTree(workspace, { windowBytes: 1024, documents: documentTextOptions(documents), include: (p) => p.endsWith('.pdf') })) found.push(f);
   expect(found).toHaveLength(1);
   const [file] = found;
   if (!file?.ok || file.document === undefined) throw new Error('no document yielded');

@@ -1,12 +1,12 @@
 import { Type } from '@sinclair/typebox';
-import type { ParseResult } from 'kordoc';
+import type { DocumentFailure } from '../../electron/common/document-capability';
 import { text, type Text } from '../../electron/common/i18n';
 import { defineTool, isFailure } from '../kit/define-tool';
 import { fail } from '../kit/results';
 import { blocksToLines } from '../kit/document-text';
 import { DEFAULT_LINE_LIMIT, MAX_LINE_LIMIT, documentLinesResult } from '../kit/document-window';
-import { DOCUMENT_TIME_LIMIT_MS, checkDocument, checkZipContainer, damagedText, encryptedText, loadDocument, notFinished, withTimeLimit } from '../kit/document-files';
-import { hwpBlocks, hwpContainerOf, parseHwpBytes } from '../kit/hwp-blocks';
+import { DOCUMENT_TIME_LIMIT_MS, checkDocument, checkZipContainer, damagedText, encryptedText, loadDocument, notFinished, outOfMemoryText, withTimeLimit } from '../kit/document-files';
+import { hwpContainerOf } from '../kit/hwp-blocks';
 
 /** HWP files above this are refused before reading (a long report with photos is ~30 MB). */
 const MAX_BYTES = 100 * 1024 * 1024;
@@ -37,8 +37,9 @@ function drmText(shown: string): Text {
   );
 }
 
-function failureText(result: Extract<ParseResult, { success: false }>, shown: string): Text {
-  switch (result.code) {
+function failureText(result: DocumentFailure, shown: string): Text {
+  if (result.reason === 'memory') return outOfMemoryText(shown, result.limitMb);
+  switch (result.reason === 'refused' ? result.code : undefined) {
     case 'ENCRYPTED':
       return encryptedText(shown);
     case 'DRM_PROTECTED':
@@ -60,7 +61,7 @@ export const documentHwpRead = defineTool({
   risk: 'read',
   subject: { kind: 'PATH', fields: ['path'] },
   concurrency: 'parallel-safe',
-  capabilities: ['files'],
+  capabilities: ['files', 'documents'],
 
   precheck: (args, ctx) => checkDocument(args.path, ctx, EXTENSIONS, MAX_BYTES, wrongKind),
 
@@ -77,13 +78,15 @@ export const documentHwpRead = defineTool({
       if (isFailure(zip)) return fail(lang, zip.failure);
     }
 
-    const parsed = await withTimeLimit(() => parseHwpBytes(doc.bytes, container), DOCUMENT_TIME_LIMIT_MS, ctx.signal).catch(() => null);
+    // kordoc runs in the host's parse thread: the time limit and Stop end the thread itself.
+    const parsed = await withTimeLimit((signal) => ctx.documents.parse({ kind: container, bytes: doc.bytes, signal }), DOCUMENT_TIME_LIMIT_MS, ctx.signal).catch(() => null);
     if (parsed === null) return fail(lang, damagedText(doc.shown), { damaged: true });
     if (!parsed.ok) return notFinished(parsed.reason, doc.shown, lang);
     const result = parsed.value;
-    if (!result.success) return fail(lang, failureText(result, doc.shown), { format: container, code: result.code ?? 'PARSE_ERROR' });
+    if (!result.ok && result.reason === 'damaged') return fail(lang, damagedText(doc.shown), { damaged: true });
+    if (!result.ok) return fail(lang, failureText(result, doc.shown), result.reason === 'refused' ? { format: container, code: result.code } : { format: container, outOfMemory: true });
 
-    const lines = blocksToLines(hwpBlocks(result.blocks));
+    const lines = blocksToLines(result.blocks);
     return documentLinesResult(lines, args, ctx, doc.shown, { format: container, bytes: doc.size }, text(`'${doc.shown}'에는 글자가 없습니다 (그림만 있는 문서일 수 있습니다).`, `'${doc.shown}' contains no text (it may hold only pictures).`));
   },
 });

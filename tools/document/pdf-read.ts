@@ -3,8 +3,9 @@ import { pick, text, type Lang, type Text } from '../../electron/common/i18n';
 import { defineTool, isFailure } from '../kit/define-tool';
 import { fail, ok } from '../kit/results';
 import { textBudget } from '../kit/document-window';
-import { DOCUMENT_TIME_LIMIT_MS, checkDocument, damagedText, encryptedText, loadDocument, notFinished, withTimeLimit } from '../kit/document-files';
-import { openPdf, pdfErrorKind, type OpenedPdf, type PdfOpenError } from './pdf-extract';
+import type { OpenedPdf } from '../../electron/common/document-capability';
+import { DOCUMENT_TIME_LIMIT_MS, checkDocument, damagedText, encryptedText, loadDocument, notFinished, outOfMemoryText, withTimeLimit } from '../kit/document-files';
+import { pdfErrorKind, type PdfOpenError } from './pdf-extract';
 import { classifyPage, cleanPageText, pageList, parsePages, type PageKind } from './pdf-pages';
 
 /** PDFs above this are refused before reading (a scanned 300-page binder is ~150 MB). */
@@ -85,6 +86,8 @@ async function readPages(pdf: OpenedPdf, spec: string | undefined, budget: numbe
     try {
       raw = await pdf.pageText(page);
     } catch (e) {
+      // Stopped (the parse thread ended): the caller reports the stop, not a damaged file.
+      if (signal.aborted) return;
       // A broken page after good ones: show the good ones (the marker names the rest).
       if (state.read.length === 0) state.failed = pdfErrorKind(e);
       return;
@@ -116,7 +119,7 @@ export const documentPdfRead = defineTool({
   risk: 'read',
   subject: { kind: 'PATH', fields: ['path'] },
   concurrency: 'parallel-safe',
-  capabilities: ['files'],
+  capabilities: ['files', 'documents'],
 
   precheck: (args, ctx) => checkDocument(args.path, ctx, EXTENSIONS, MAX_BYTES, wrongKind),
 
@@ -134,9 +137,15 @@ export const documentPdfRead = defineTool({
 
     const state: ReadState = { total: 0, requested: [], read: [], cut: false };
     const run = await withTimeLimit(async (signal) => {
-      const opened = await openPdf(doc.bytes);
+      // pdf.js runs in the host's parse thread: the time limit and Stop end the thread itself.
+      const opened = await ctx.documents.openPdf({ bytes: doc.bytes, signal });
+      if (opened === 'stopped') return;
       if (typeof opened === 'string') {
         state.failed = opened;
+        return;
+      }
+      if ('memoryLimitMb' in opened) {
+        state.failed = outOfMemoryText(doc.shown, opened.memoryLimitMb);
         return;
       }
       try {

@@ -4,8 +4,7 @@ import { defineTool, isFailure } from '../kit/define-tool';
 import { fail } from '../kit/results';
 import { blocksToLines } from '../kit/document-text';
 import { DEFAULT_LINE_LIMIT, MAX_LINE_LIMIT, documentLinesResult } from '../kit/document-window';
-import { DOCUMENT_TIME_LIMIT_MS, checkDocument, checkZipContainer, damagedText, encryptedText, loadDocument, notFinished, withTimeLimit } from '../kit/document-files';
-import { readWordTree, wordBlocks } from './word-blocks';
+import { DOCUMENT_TIME_LIMIT_MS, checkDocument, checkZipContainer, damagedText, encryptedText, loadDocument, notFinished, outOfMemoryText, withTimeLimit } from '../kit/document-files';
 
 /** Word files above this are refused before reading: a 300-page report with pictures is ~20 MB. */
 const MAX_BYTES = 50 * 1024 * 1024;
@@ -47,7 +46,7 @@ export const documentWordRead = defineTool({
   risk: 'read',
   subject: { kind: 'PATH', fields: ['path'] },
   concurrency: 'parallel-safe',
-  capabilities: ['files'],
+  capabilities: ['files', 'documents'],
 
   precheck: (args, ctx) => checkDocument(args.path, ctx, EXTENSIONS, MAX_BYTES, wrongKind),
 
@@ -62,11 +61,15 @@ export const documentWordRead = defineTool({
     // A password-protected .docx is an OLE container holding the encrypted package.
     if ('ole' in zip) return fail(lang, encryptedText(doc.shown), { encrypted: true });
 
-    const parsed = await withTimeLimit(() => readWordTree(doc.bytes), DOCUMENT_TIME_LIMIT_MS, ctx.signal).catch(() => null);
-    if (parsed === null || (parsed.ok && parsed.value === undefined)) return fail(lang, damagedText(doc.shown), { damaged: true });
+    // mammoth runs in the host's parse thread: the time limit and Stop end the thread itself.
+    const parsed = await withTimeLimit((signal) => ctx.documents.parse({ kind: 'docx', bytes: doc.bytes, signal }), DOCUMENT_TIME_LIMIT_MS, ctx.signal).catch(() => null);
+    if (parsed === null) return fail(lang, damagedText(doc.shown), { damaged: true });
     if (!parsed.ok) return notFinished(parsed.reason, doc.shown, lang);
+    const result = parsed.value;
+    if (!result.ok && result.reason === 'memory') return fail(lang, outOfMemoryText(doc.shown, result.limitMb), { outOfMemory: true });
+    if (!result.ok) return fail(lang, damagedText(doc.shown), { damaged: true });
 
-    const lines = blocksToLines(wordBlocks(parsed.value!));
+    const lines = blocksToLines(result.blocks);
     return documentLinesResult(lines, args, ctx, doc.shown, { format: 'docx', bytes: doc.size }, text(`'${doc.shown}'에는 글자가 없습니다 (그림만 있는 문서일 수 있습니다).`, `'${doc.shown}' contains no text (it may hold only pictures).`));
   },
 });

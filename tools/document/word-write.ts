@@ -9,7 +9,6 @@ import { precheckWholeWrite, renderDiff, renderHead, wholeChange, wholeWritePlan
 import { blocksToLines, markdownToBlocks, type DocBlock } from '../kit/document-text';
 import { DOCUMENT_TIME_LIMIT_MS, extensionOf, withTimeLimit } from '../kit/document-files';
 import { buildDocx } from './word-build';
-import { readWordTree, wordBlocks } from './word-blocks';
 
 /** An existing file is read for the approval's diff only up to this size; larger ones get a plain note. */
 const MAX_COMPARE_BYTES = 50 * 1024 * 1024;
@@ -52,8 +51,9 @@ async function existingLines(ctx: PlanContext, path: string, size: number): Prom
   if (size > MAX_COMPARE_BYTES) return undefined;
   const bytes = await attempt(ctx.files, () => ctx.files.readBytes(path, { maxBytes: size + 1 }));
   if ('failure' in bytes) return undefined;
-  const tree = await withTimeLimit(() => readWordTree(bytes), DOCUMENT_TIME_LIMIT_MS, new AbortController().signal).catch(() => null);
-  return tree?.ok && tree.value ? blocksToLines(wordBlocks(tree.value)) : undefined;
+  // mammoth in the host's parse thread, ended at the time limit.
+  const parsed = await withTimeLimit((signal) => ctx.documents.parse({ kind: 'docx', bytes, signal }), DOCUMENT_TIME_LIMIT_MS, new AbortController().signal).catch(() => null);
+  return parsed?.ok && parsed.value.ok ? blocksToLines(parsed.value.blocks) : undefined;
 }
 
 /**
@@ -113,7 +113,7 @@ export const documentWordWrite = defineTool({
   risk: 'write',
   subject: { kind: 'PATH', fields: ['path'] },
   concurrency: 'exclusive',
-  capabilities: ['files'],
+  capabilities: ['files', 'documents'],
 
   precheck: (args, ctx) =>
     precheckWholeWrite(args, ctx, (path) => {

@@ -4,6 +4,7 @@ import type { FileAccess, Fingerprint } from '../../electron/common/file-access'
 import type { Lang, Text } from '../../electron/common/i18n';
 import type { ToolResult } from '../../electron/common/tool-result';
 import type { BrowserCapability } from '../../electron/common/browser-capability';
+import type { DocumentCapability } from '../../electron/common/document-capability';
 import type { HttpCapability } from '../../electron/common/http-capability';
 import type { ProcessCapability } from '../../electron/common/process-capability';
 import type { SshCapability } from '../../electron/common/ssh-capability';
@@ -95,7 +96,7 @@ export type ApprovedPlan = Plan & {
  * (files: reads inside the roots, changes only to planned targets; processes: only the planned
  * program; http/ssh: only the planned destination).
  */
-export type CapabilityName = 'files' | 'processes' | 'http' | 'ssh' | 'system' | 'browser';
+export type CapabilityName = 'files' | 'processes' | 'http' | 'ssh' | 'system' | 'browser' | 'documents';
 
 /** A refusal or error text the model sees; must say what to do instead (SPEC G-SIGNPOST). */
 export interface Failure {
@@ -138,6 +139,8 @@ export interface PrecheckContext {
   readonly ssh: Pick<SshCapability, 'check' | 'endpoint'>;
   /** Finds a whitelisted program in the trusted folders, without running it. */
   readonly processes: Pick<ProcessCapability, 'resolve'>;
+  /** Office documents parsed in the host's parse thread (no effects: document.word.write's diff preview reads the old file). */
+  readonly documents: DocumentCapability;
 }
 
 export type PlanContext = PrecheckContext;
@@ -163,6 +166,8 @@ export interface ToolContext {
   readonly ssh: SshCapability;
   /** The planned program only, without a shell, whole-tree kills, bounded capture (shell.execute). */
   readonly processes: ProcessCapability;
+  /** Word, HWP and PDF parsed in a worker thread that Stop and the time limit end (document.*, search.text). */
+  readonly documents: DocumentCapability;
   /** The approved plan; tools with a plan act on exactly plan.targets. */
   readonly plan: ApprovedPlan;
   /** Most characters of output the caller wants back for this call (the model's context decides). */

@@ -107,9 +107,10 @@ export async function checkZipContainer(files: ReadOnlyFileAccess, path: string,
 export type Timed<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly reason: 'timeout' | 'cancelled' };
 
 /**
- * Runs a parse under the time limit and the user's Stop. The parse gets a signal to watch between
- * pages or parts; a library that cannot be interrupted is left to finish in the background while
- * the call returns at the limit (its input was capped in size, so it does finish).
+ * Runs a parse under the time limit and the user's Stop. The parse gets a signal that is aborted at
+ * either: the format libraries run in the host's parse thread (ctx.documents), which ends that
+ * thread on the abort, so nothing keeps parsing after the call returned
+ * (docs/2026-12-03-document-parse-worker.md). Work on this thread watches it between pages or parts.
  */
 export async function withTimeLimit<T>(work: (signal: AbortSignal) => Promise<T>, limitMs: number, outer: AbortSignal): Promise<Timed<T>> {
   if (outer.aborted) return { ok: false, reason: 'cancelled' };
@@ -163,6 +164,14 @@ export function timedOutText(shown: string, limitMs: number): Text {
   return text(
     `'${shown}'을(를) ${Math.round(limitMs / 1000)}초 안에 읽지 못해 멈췄습니다. 범위를 좁혀(pages 등) 다시 요청하거나 사용자에게 파일을 나눠 달라고 하세요.`,
     `Reading '${shown}' did not finish within ${Math.round(limitMs / 1000)} seconds and was stopped. Ask again for a smaller part (e.g. pages), or ask the user to split the file.`,
+  );
+}
+
+/** The parse thread reached its memory limit and was ended (Baram itself goes on). */
+export function outOfMemoryText(shown: string, limitMb: number): Text {
+  return text(
+    `'${shown}'은(는) 읽는 데 메모리가 너무 많이 들어(한도 ${limitMb} MB) 읽기를 멈췄습니다. 정상 문서가 아닐 수 있습니다. 사용자에게 파일을 확인하거나 나눠 저장해 달라고 하세요.`,
+    `Reading '${shown}' needed more memory than allowed (${limitMb} MB) and was stopped; it may not be a genuine document. Ask the user to check the file or to save it in smaller parts.`,
   );
 }
 

@@ -6,18 +6,10 @@
  * rows far more reliably than as loose paragraphs.
  */
 
-export interface DocCell {
-  readonly text: string;
-  /** Merged cells: how many columns and rows this cell covers (default 1). */
-  readonly colSpan?: number;
-  readonly rowSpan?: number;
-}
+import type { DocBlock, DocCell } from '../../electron/common/document-capability';
 
-export type DocBlock =
-  | { readonly kind: 'heading'; readonly level: number; readonly text: string }
-  | { readonly kind: 'paragraph'; readonly text: string }
-  | { readonly kind: 'listItem'; readonly ordered: boolean; readonly depth: number; readonly text: string }
-  | { readonly kind: 'table'; readonly rows: readonly (readonly DocCell[])[] };
+/** The blocks live beside the capability that produces them (the host's parse thread). */
+export type { DocBlock, DocCell };
 
 /** Deepest list nesting shown as indentation; deeper items stay at this depth. */
 const MAX_LIST_DEPTH = 6;

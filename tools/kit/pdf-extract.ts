@@ -1,48 +1,15 @@
-/**
- * pdf.js (through pdf-parse, loaded only when a PDF is read) opened safely on bytes in memory:
- * the text of one page at a time, so a caller can stop between pages (time limit, output budget,
- * Stop). The benchmark measures exactly this against pdftotext.
- */
+import { DocumentParseFailed } from '../../electron/common/document-capability';
 
-export interface OpenedPdf {
-  readonly pages: number;
-  /** Text of page `n` (1-based), lines in reading order. */
-  pageText(n: number): Promise<string>;
-  close(): Promise<void>;
-}
+/**
+ * What the document tools do with a PDF's page texts. The PDF itself is opened and read in the
+ * host's parse thread (ctx.documents.openPdf, electron/main/host/documents/pdf-open.ts).
+ */
 
 export type PdfOpenError = 'encrypted' | 'damaged';
 
+/** Why a page could not be read, from the capability's rejection. */
 export function pdfErrorKind(e: unknown): PdfOpenError {
-  return e instanceof Error && e.name === 'PasswordException' ? 'encrypted' : 'damaged';
-}
-
-export async function openPdf(bytes: Uint8Array): Promise<OpenedPdf | PdfOpenError> {
-  const { PDFParse } = await import('pdf-parse');
-  // No scripts: pdf.js runs no PDF JavaScript outside a viewer, and isEvalSupported off keeps it
-  // from compiling the PDF's PostScript functions into JavaScript. Nothing is fetched (no URLs are
-  // given) and no system fonts are looked up. pdf.js takes over the buffer it is given: a copy.
-  const parser = new PDFParse({
-    data: bytes.slice(),
-    isEvalSupported: false,
-    useSystemFonts: false,
-    disableFontFace: true,
-    enableXfa: false,
-    stopAtErrors: false,
-    verbosity: 0,
-  });
-  let pages: number;
-  try {
-    pages = (await parser.getInfo()).total;
-  } catch (e) {
-    await parser.destroy().catch(() => undefined);
-    return pdfErrorKind(e);
-  }
-  return {
-    pages,
-    pageText: async (n) => (await parser.getText({ partial: [n] })).pages[0]?.text ?? '',
-    close: () => parser.destroy().catch(() => undefined),
-  };
+  return e instanceof DocumentParseFailed && e.failure.reason === 'encrypted' ? 'encrypted' : 'damaged';
 }
 
 /**

@@ -263,7 +263,7 @@ export const searchText = defineTool({
   risk: 'read',
   subject: { kind: 'PATH', fields: ['path'] },
   concurrency: 'parallel-safe',
-  capabilities: ['files'],
+  capabilities: ['files', 'documents'],
 
   async precheck(args, ctx) {
     const query = queryOf(args);
@@ -295,7 +295,7 @@ export const searchText = defineTool({
         maxResults,
         maxChars: Math.max(1000, ctx.policy.maxOutputChars - FOOTER_CHARS),
         signal: ctx.signal,
-        documents: documentTextOptions(),
+        documents: documentTextOptions(ctx.documents),
         lang,
       });
     } catch (e) {

@@ -1,5 +1,6 @@
 import { FileAccessError, sameFingerprint, type FileAccess, type FingerprintOptions } from '../../common/file-access';
 import type { BrowserCapability, BrowserOpenRequest, BrowserScreenshotRequest } from '../../common/browser-capability';
+import type { DocumentCapability } from '../../common/document-capability';
 import type { HttpCapability, HttpRequest } from '../../common/http-capability';
 import type { ProcessCapability, ProgramCall, RunRequest } from '../../common/process-capability';
 import type { SshCapability, SshDownloadRequest, SshExecuteRequest } from '../../common/ssh-capability';
@@ -21,6 +22,7 @@ export interface HostCapabilities {
   readonly ssh: SshCapability;
   readonly processes: ProcessCapability;
   readonly browser: BrowserCapability;
+  readonly documents: DocumentCapability;
 }
 
 /** A tool reached for something its declaration or its plan does not cover. The gate reports it as an error. */
@@ -56,6 +58,8 @@ export function readOnlyCapabilities(host: HostCapabilities) {
     browser: Object.freeze({ allowedPrefixes: browser.allowedPrefixes, check: (u: string) => browser.check(u) }),
     ssh: Object.freeze({ check: (h: string, c?: string) => ssh.check(h, c), endpoint: (h: string) => ssh.endpoint(h) }),
     processes: Object.freeze({ resolve: (c: string, call?: ProgramCall) => processes.resolve(c, call) }),
+    // Parsing bytes the tool already read has no effect outside the parse thread.
+    documents: onlyDocuments(host.documents),
   };
 }
 
@@ -200,6 +204,14 @@ export function planScopedSsh(ssh: SshCapability, plan: Plan, files: FileAccess)
   });
 }
 
+/** The parser's two methods and nothing else of the host object (its close, its state). */
+function onlyDocuments(documents: DocumentCapability): DocumentCapability {
+  return Object.freeze({
+    parse: (r: Parameters<DocumentCapability['parse']>[0]) => documents.parse(r),
+    openPdf: (r: Parameters<DocumentCapability['openPdf']>[0]) => documents.openPdf(r),
+  });
+}
+
 /** Stands in for a capability the tool did not declare: any use is refused. */
 function absent<T extends object>(name: CapabilityName, tool: string): T {
   return new Proxy({} as T, {
@@ -222,5 +234,6 @@ export function executionCapabilities(host: HostCapabilities, declared: readonly
     ssh: has('ssh') ? planScopedSsh(host.ssh, plan, host.files) : absent('ssh', tool),
     system: has('system') ? host.system : absent('system', tool),
     browser: has('browser') ? planScopedBrowser(host.browser, plan) : absent('browser', tool),
+    documents: has('documents') ? onlyDocuments(host.documents) : absent('documents', tool),
   };
 }

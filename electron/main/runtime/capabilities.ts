@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import { createFileAccess } from '../host/files';
 import type { DocumentTextStore } from '../host/documents/text-cache';
 import { createBrowserHost } from '../host/browser';
+import { createDocumentParser } from '../host/documents/parse-client';
 import { createHttpClient } from '../host/http';
 import { createProcessHost, programPathConfinement } from '../host/process';
 import { createSshClient, identityFromFile } from '../host/ssh';
@@ -51,5 +52,7 @@ export async function createHostCapabilities(options: CapabilityOptions) {
   // Path arguments of program grammars and git repositories are held to the file tools' confinement
   // and to the deny rules a filesystem.read of them would meet.
   const processes = createProcessHost({ shell: policy.policy.shell, paths: programPathConfinement(files, policy, permissionEnv) });
-  return { capabilities: { files, system, http, ssh, processes, browser }, permissionEnv };
+  // Word, HWP and PDF are parsed in worker threads, never on the thread of the gate and the window.
+  const documents = createDocumentParser();
+  return { capabilities: { files, system, http, ssh, processes, browser, documents }, permissionEnv };
 }

@@ -133,7 +133,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   // In the data folder, which protectedPaths covers: no tool reads it, whatever path it names.
   const documentTextCache = options.documentTextCache ?? new DocumentTextCache({ dir: join(realDataDir, 'cache') });
   const { capabilities, permissionEnv } = await createHostCapabilities({ policy: effective, roots, trashDir: join(realDataDir, 'trash'), protectedPaths, home, documentStore: documentTextCache });
-  const { files, processes, browser } = capabilities;
+  const { files, processes, browser, documents } = capabilities;
 
   // A policy whose own examples fail does not load (SPEC §8). They are the admin's examples, so they
   // run against the admin policy alone: a user's legitimate tightening must not stop the session.
@@ -192,6 +192,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
         await mcp?.close();
         await processes.closeAll();
         await browser.closeAll();
+        await documents.close();
         await gate.stop();
       } finally {
         documentTextCache.close();

@@ -1,7 +1,8 @@
 import { copyFile, mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createDocumentParser } from '../../../electron/main/host/documents/parse-client';
 import { DocumentTextCache } from '../../../electron/main/host/documents/text-cache';
 import { createFileAccess } from '../../../electron/main/host/files';
 import { documentTextOptions, ExtractionStopped } from '../../../tools/search/engine/document-extract';
@@ -21,6 +22,10 @@ afterEach(async () => {
   base = undefined;
 });
 
+/** The host's parse threads, as a session has them (ended after the file's tests). */
+const documents = createDocumentParser();
+afterAll(() => documents.close());
+
 async function setUp() {
   base = await realpath(await mkdtemp(join(tmpdir(), 'baram-docengine-')));
   const workspace = join(base, 'workspace');
@@ -33,7 +38,7 @@ async function setUp() {
   const compiled = compileQuery({ pattern: '견적', ignoreCase: false, fixedString: true });
   if (!compiled.ok) throw new Error(compiled.message);
   const search = (over: Partial<SearchOptions> = {}) =>
-    searchFiles(files, { path: workspace, query: compiled.query, include: null, maxResults: 100, maxChars: 100_000, signal: new AbortController().signal, documents: documentTextOptions(), ...over });
+    searchFiles(files, { path: workspace, query: compiled.query, include: null, maxResults: 100, maxChars: 100_000, signal: new AbortController().signal, documents: documentTextOptions(documents), ...over });
   return { cache, search };
 }
 
@@ -55,7 +60,7 @@ describe('search.text engine: time spent on documents', () => {
   it('a document that runs past the time limit is reported and not cached, so a later search reads it', async () => {
     const { cache, search } = await setUp();
     // What extractDocument does when withTimeLimit gives up on a parse (kit's time limit, tested there).
-    const stalled = { ...documentTextOptions(), extract: async () => Promise.reject(new ExtractionStopped('timeout')) };
+    const stalled = { ...documentTextOptions(documents), extract: async () => Promise.reject(new ExtractionStopped('timeout')) };
     const hurried = await search({ documents: stalled });
     expect(hurried.documentTrouble.map((t) => t.problem)).toEqual(['timeout', 'timeout', 'timeout']);
     expect(cache.stats.stored).toBe(0);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { wordBlocks, type WordElement } from '../../../tools/document/word-blocks';
-import { hwpBlocks } from '../../../tools/document/hwp-blocks';
+import { hwpBlocks } from '../../../electron/main/host/documents/hwp-parse';
+import { wordBlocks, type WordElement } from '../../../electron/main/host/documents/word-tree';
 
 const run = (value: string): WordElement => ({ type: 'run', children: [{ type: 'text', value }] });
 const para = (props: Partial<WordElement>, ...children: WordElement[]): WordElement => ({ type: 'paragraph', children, ...props });

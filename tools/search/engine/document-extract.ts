@@ -1,10 +1,10 @@
+import type { DocumentCapability, ParsedDocument } from '../../../electron/common/document-capability';
 import type { DocumentTextOptions } from '../../../electron/common/file-access';
 import type { DocBlock } from '../../kit/document-text';
 import { DOCUMENT_TIME_LIMIT_MS, extensionOf, withTimeLimit } from '../../kit/document-files';
-import { hwpBlocks, hwpContainerOf, parseHwpBytes } from '../../kit/hwp-blocks';
+import { hwpContainerOf } from '../../kit/hwp-blocks';
 import { filesOverBytes } from '../../kit/memory-files';
-import { classifyPage, cleanPageText, openPdf } from '../../kit/pdf-extract';
-import { readWordTree, wordBlocks } from '../../kit/word-blocks';
+import { classifyPage, cleanPageText } from '../../kit/pdf-extract';
 import { cellText, columnLetters, isEmptyValue } from '../../kit/xlsx-cells';
 import { openXlsx, xlsxRows } from '../../kit/xlsx-book';
 import { readZipIndex } from '../../kit/zip-index';
@@ -12,7 +12,8 @@ import { readZipIndex } from '../../kit/zip-index';
 /**
  * The text of an office document as search.text searches it: the document readers' own
  * extractors (the xlsx book of excel.read, mammoth's tree of document.word.read, kordoc of
- * document.hwp.read, pdf.js of document.pdf.read), each unit of text with where it stands (sheet
+ * document.hwp.read, pdf.js of document.pdf.read; the last three in the host's parse thread,
+ * ctx.documents), each unit of text with where it stands (sheet
  * and cell, page, paragraph, table row). Made by the host's call of `extract` on a cache miss
  * (ReadTreeOptions.documents) from bytes in memory, and kept by the host as the JSON below.
  */
@@ -112,34 +113,44 @@ function blockUnits(blocks: readonly DocBlock[], budget: Budget): Unit[] {
   return units;
 }
 
-async function extractWord(path: string, bytes: Uint8Array): Promise<ExtractedDocument> {
+/** A parse that gave no blocks, as a search reports it; a stop is not a result (nothing is cached). */
+function parseProblem(parsed: Extract<ParsedDocument, { ok: false }>, signal: AbortSignal): ExtractedDocument {
+  if (parsed.reason === 'stopped') throw new ExtractionStopped(signal.reason === 'cancelled' ? 'cancelled' : 'timeout');
+  if (parsed.reason === 'memory') return problem('too-large');
+  if (parsed.reason === 'refused') return problem(parsed.code === 'ENCRYPTED' ? 'encrypted' : parsed.code === 'DRM_PROTECTED' ? 'drm' : 'damaged');
+  return problem('damaged');
+}
+
+async function extractWord(path: string, bytes: Uint8Array, documents: DocumentCapability, signal: AbortSignal): Promise<ExtractedDocument> {
   const zip = await zipProblem(path, bytes);
   // A password-protected .docx is an OLE container holding the encrypted package.
   if (zip === 'ole') return problem('encrypted');
   if (zip !== null) return problem(zip);
-  const tree = await readWordTree(bytes);
-  if (tree === undefined) return problem('damaged');
+  const parsed = await documents.parse({ kind: 'docx', bytes, signal });
+  if (!parsed.ok) return parseProblem(parsed, signal);
   const budget = new Budget();
-  return { units: blockUnits(wordBlocks(tree), budget), cut: budget.cut };
+  return { units: blockUnits(parsed.blocks, budget), cut: budget.cut };
 }
 
-async function extractHwp(path: string, bytes: Uint8Array): Promise<ExtractedDocument> {
+async function extractHwp(path: string, bytes: Uint8Array, documents: DocumentCapability, signal: AbortSignal): Promise<ExtractedDocument> {
   const container = hwpContainerOf(bytes);
   if (container === undefined) return problem('damaged');
   if (container === 'hwpx') {
     const zip = await zipProblem(path, bytes);
     if (zip !== null) return problem(zip === 'ole' ? 'damaged' : zip);
   }
-  const result = await parseHwpBytes(bytes, container);
-  if (!result.success) return problem(result.code === 'ENCRYPTED' ? 'encrypted' : result.code === 'DRM_PROTECTED' ? 'drm' : 'damaged');
+  const parsed = await documents.parse({ kind: container, bytes, signal });
+  if (!parsed.ok) return parseProblem(parsed, signal);
   const budget = new Budget();
-  return { units: blockUnits(hwpBlocks(result.blocks), budget), cut: budget.cut };
+  return { units: blockUnits(parsed.blocks, budget), cut: budget.cut };
 }
 
-async function extractPdf(bytes: Uint8Array, signal: AbortSignal): Promise<ExtractedDocument> {
+async function extractPdf(bytes: Uint8Array, documents: DocumentCapability, signal: AbortSignal): Promise<ExtractedDocument> {
   if (!new TextDecoder('latin1').decode(bytes.subarray(0, 1024)).includes('%PDF-')) return problem('damaged');
-  const pdf = await openPdf(bytes);
+  const pdf = await documents.openPdf({ bytes, signal });
+  if (pdf === 'stopped') throw new ExtractionStopped(signal.reason === 'cancelled' ? 'cancelled' : 'timeout');
   if (typeof pdf === 'string') return problem(pdf);
+  if ('memoryLimitMb' in pdf) return problem('too-large');
   const budget = new Budget();
   const units: Unit[] = [];
   let pagesWithoutText = 0;
@@ -197,7 +208,7 @@ async function extractXlsx(path: string, bytes: Uint8Array, signal: AbortSignal)
 }
 
 /** The extraction of one document by its extension, without a time limit (extractDocument adds it). */
-async function extractBy(path: string, bytes: Uint8Array, signal: AbortSignal): Promise<ExtractedDocument> {
+async function extractBy(path: string, bytes: Uint8Array, documents: DocumentCapability, signal: AbortSignal): Promise<ExtractedDocument> {
   if (bytes.length === 0) return problem('damaged');
   switch (extensionOf(path)) {
     case 'xlsx':
@@ -205,12 +216,12 @@ async function extractBy(path: string, bytes: Uint8Array, signal: AbortSignal): 
       return extractXlsx(path, bytes, signal);
     case 'docx':
     case 'docm':
-      return extractWord(path, bytes);
+      return extractWord(path, bytes, documents, signal);
     case 'pdf':
-      return extractPdf(bytes, signal);
+      return extractPdf(bytes, documents, signal);
     case 'hwp':
     case 'hwpx':
-      return extractHwp(path, bytes);
+      return extractHwp(path, bytes, documents, signal);
     default:
       return problem('damaged');
   }
@@ -221,8 +232,8 @@ async function extractBy(path: string, bytes: Uint8Array, signal: AbortSignal): 
  * result, cached like any other: the same file fails the same way next time); one that runs past
  * the documents' time limit, or is stopped, rejects, and nothing is cached.
  */
-export async function extractDocument(document: { readonly path: string; readonly bytes: Uint8Array }, signal: AbortSignal, limitMs = DOCUMENT_TIME_LIMIT_MS): Promise<string> {
-  const run = await withTimeLimit((inner) => extractBy(document.path, document.bytes, inner), limitMs, signal).catch((e: unknown) => {
+export async function extractDocument(document: { readonly path: string; readonly bytes: Uint8Array }, documents: DocumentCapability, signal: AbortSignal, limitMs = DOCUMENT_TIME_LIMIT_MS): Promise<string> {
+  const run = await withTimeLimit((inner) => extractBy(document.path, document.bytes, documents, inner), limitMs, signal).catch((e: unknown) => {
     if (e instanceof ExtractionStopped) throw e;
     return { ok: true as const, value: problem('damaged') };
   });
@@ -230,13 +241,13 @@ export async function extractDocument(document: { readonly path: string; readonl
   return JSON.stringify(run.value);
 }
 
-/** What search.text hands the host's readTree. */
-export function documentTextOptions(limitMs = DOCUMENT_TIME_LIMIT_MS): DocumentTextOptions {
+/** What search.text hands the host's readTree; the parses run in the host's parse thread (`documents`). */
+export function documentTextOptions(documents: DocumentCapability, limitMs = DOCUMENT_TIME_LIMIT_MS): DocumentTextOptions {
   return {
     extractor: EXTRACTOR,
     extensions: DOCUMENT_EXTENSIONS,
     maxBytes: MAX_SEARCH_DOCUMENT_BYTES,
-    extract: (document, signal) => extractDocument(document, signal, limitMs),
+    extract: (document, signal) => extractDocument(document, documents, signal, limitMs),
   };
 }
 

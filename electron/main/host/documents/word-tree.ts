@@ -1,4 +1,4 @@
-import type { DocBlock, DocCell } from './document-text';
+import type { DocBlock, DocCell } from '../../../common/document-capability';
 
 /**
  * mammoth's document tree (docx read into paragraphs, runs, tables) as our blocks. mammoth's own
