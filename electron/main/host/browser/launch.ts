@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { killTree, trackLiveTree, untrackLiveTree } from '../process/kill-tree';
+import { killTree, sessionMembers, trackLiveTree, untrackLiveTree } from '../process/kill-tree';
 import { readPidClock, type PidClock } from '../process/pid-window';
 
 /**
@@ -24,6 +24,10 @@ import { readPidClock, type PidClock } from '../process/pid-window';
  *  - background networking, component updates, sync and first-run tasks off.
  * The sink is ours rather than a closed port so no other program can be listening there.
  */
+
+/** Up to 3 s of re-kills: a killed process is gone within milliseconds unless the machine is swamped. */
+const SWEEP_ROUNDS = 150;
+const SWEEP_PAUSE_MS = 20;
 
 export interface LaunchedBrowser {
   /** The DevTools WebSocket endpoint on 127.0.0.1 (for playwright-core's connectOverCDP). */
@@ -124,8 +128,13 @@ export async function launchBrowser(executable: string, signal: AbortSignal, sta
         const alive = child.exitCode === null && child.signalCode === null;
         await killTree(pid, { platform: process.platform, sweepSession: true, leaderAlive: alive, sessionClock: clock });
         if (alive) await new Promise<void>((resolve) => (child?.exitCode !== null || child?.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
-        // The browser's helpers may outlive the leader by a moment; one more sweep after it is gone.
-        await killTree(pid, { platform: process.platform, sweepSession: true, leaderAlive: false, sessionClock: clock });
+        // The browser's helpers may outlive the leader by a moment (a SIGKILL takes effect
+        // asynchronously): sweep until none is left, so no process outlives the call that started it.
+        for (let round = 0; round < SWEEP_ROUNDS; round++) {
+          await killTree(pid, { platform: process.platform, sweepSession: true, leaderAlive: false, sessionClock: clock });
+          if (process.platform !== 'linux' || sessionMembers(pid, clock).length === 0) break;
+          await new Promise((resolve) => setTimeout(resolve, SWEEP_PAUSE_MS));
+        }
         untrackLiveTree(pid);
       }
       await new Promise<void>((resolve) => sink.close(() => resolve()));
