@@ -58,8 +58,6 @@ export class PageNetwork {
   mainError: Text | null = null;
   /** Status of the last main-document response. */
   mainStatus = 0;
-  /** The main document was cut at the size cap. */
-  mainTruncated = false;
   totalBytes = 0;
   readonly #stop = new AbortController();
 
@@ -136,10 +134,7 @@ export class PageNetwork {
       }
       if (result.kind === 'response') {
         this.totalBytes += result.body.length;
-        if (main) {
-          this.mainStatus = result.status;
-          this.mainTruncated = result.truncated;
-        }
+        if (main) this.mainStatus = result.status;
         return route.fulfill({ status: result.status, headers: withCharset(fulfilledHeaders(result.headers), result.body, result.truncated), body: result.body });
       }
       let next: URL;
