@@ -20,6 +20,8 @@ export interface CapabilityOptions {
   readonly home?: string;
   /** The session's cache of documents' extracted texts (search.text); absent: none is kept. */
   readonly documentStore?: DocumentTextStore;
+  /** Heap of each document parse thread (default PARSE_WORKER_HEAP_MB). */
+  readonly documentHeapMb?: number;
 }
 
 /**
@@ -53,6 +55,6 @@ export async function createHostCapabilities(options: CapabilityOptions) {
   // and to the deny rules a filesystem.read of them would meet.
   const processes = createProcessHost({ shell: policy.policy.shell, paths: programPathConfinement(files, policy, permissionEnv) });
   // Word, HWP and PDF are parsed in worker threads, never on the thread of the gate and the window.
-  const documents = createDocumentParser();
+  const documents = createDocumentParser(options.documentHeapMb !== undefined ? { heapMb: options.documentHeapMb } : {});
   return { capabilities: { files, system, http, ssh, processes, browser, documents }, permissionEnv };
 }

@@ -43,6 +43,8 @@ export interface SessionOptions {
    * use). Tests pass one to count its extractions; the session closes whichever it uses.
    */
   readonly documentTextCache?: DocumentTextCache;
+  /** Heap of each document parse thread (default PARSE_WORKER_HEAP_MB); tests of the memory limit give less. */
+  readonly documentHeapMb?: number;
   /** Plain-language reports that are not a call's result: MCP servers started, stopped, restarted, tools refused. */
   readonly onNotice?: (message: Text) => void;
 }
@@ -132,7 +134,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   ];
   // In the data folder, which protectedPaths covers: no tool reads it, whatever path it names.
   const documentTextCache = options.documentTextCache ?? new DocumentTextCache({ dir: join(realDataDir, 'cache') });
-  const { capabilities, permissionEnv } = await createHostCapabilities({ policy: effective, roots, trashDir: join(realDataDir, 'trash'), protectedPaths, home, documentStore: documentTextCache });
+  const { capabilities, permissionEnv } = await createHostCapabilities({ policy: effective, roots, trashDir: join(realDataDir, 'trash'), protectedPaths, home, documentStore: documentTextCache, ...(options.documentHeapMb !== undefined ? { documentHeapMb: options.documentHeapMb } : {}) });
   const { files, processes, browser, documents } = capabilities;
 
   // A policy whose own examples fail does not load (SPEC §8). They are the admin's examples, so they

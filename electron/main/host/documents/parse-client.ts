@@ -54,8 +54,10 @@ const alive = new Set<ParseThread>();
  */
 const waiting = new Map<number, ParseThread[]>();
 
-export function liveParseThreads(): number {
-  return alive.size;
+/** The thread ids (worker.threadId) of the parse threads alive now, and of those working on a request. */
+export function parseThreads(): { readonly alive: readonly number[]; readonly working: readonly number[] } {
+  const all = [...alive];
+  return { alive: all.map((t) => t.threadId), working: all.filter((t) => t.working).map((t) => t.threadId) };
 }
 
 class ParseThread {
@@ -104,6 +106,15 @@ class ParseThread {
 
   get isRunning(): boolean {
     return this.running;
+  }
+
+  get threadId(): number {
+    return this.worker.threadId;
+  }
+
+  /** A request is in flight (its answer not yet back). */
+  get working(): boolean {
+    return this.pending !== null;
   }
 
   /** One request; its answer, the thread's end, or the signal's abort (which ends the thread). */
@@ -198,8 +209,12 @@ export function createDocumentParser(options: DocumentParserOptions = {}): Docum
   /** The thread's end as a failure: its memory limit, or (a crash) a document it could not read. */
   const endedFailure = (ended: Ended) => (ended.memory ? ({ reason: 'memory', limitMb: heapMb } as const) : ({ reason: 'damaged' } as const));
 
-  /** Its own copy, transferred: the caller's buffer stays whole, and nothing is copied twice. */
-  const ownCopy = (bytes: Uint8Array): ArrayBuffer => bytes.slice().buffer;
+  /**
+   * Its own copy, transferred: the caller's buffer stays whole, and nothing is copied twice. Not
+   * bytes.slice(): on a Buffer that is a view of the same memory (for a small file, Node's shared
+   * pool), and transferring it would take the memory from under the caller.
+   */
+  const ownCopy = (bytes: Uint8Array): ArrayBuffer => new Uint8Array(bytes).buffer;
 
   return {
     async parse(request: DocumentParseRequest): Promise<ParsedDocument> {
