@@ -19,12 +19,23 @@ import { documentPdfRead } from './document/pdf-read';
 import { documentWordRead } from './document/word-read';
 import { documentWordWrite } from './document/word-write';
 import { documentHwpRead } from './document/hwp-read';
+import { archiveZip } from './archive/zip';
+import { archiveUnzip } from './archive/unzip';
 import { systemInfo } from './system/info';
 import { httpRequest } from './http/request';
+import { browserOpen } from './browser/open';
+import { browserScreenshot } from './browser/screenshot';
 import { sshDownload } from './ssh/download';
 import { sshExecute } from './ssh/execute';
 import { shellExecute } from './shell/execute';
 import { shellOutput } from './shell/output';
+import { gitStatus } from './git/status';
+import { gitLog } from './git/log';
+import { gitDiff } from './git/diff';
+import { gitShow } from './git/show';
+import { gitBlame } from './git/blame';
+import { codeOutline } from './code/outline';
+import { codeStats } from './code/stats';
 
 /**
  * The explicit list of built-in tools, in the order the model sees them (stable, so the backend's
@@ -52,10 +63,21 @@ export const builtinTools: readonly AnyTool[] = [
   documentWordRead,
   documentWordWrite,
   documentHwpRead,
+  archiveZip,
+  archiveUnzip,
   systemInfo,
   httpRequest,
+  browserOpen,
+  browserScreenshot,
   sshExecute,
   sshDownload,
   shellExecute,
   shellOutput,
+  gitStatus,
+  gitLog,
+  gitDiff,
+  gitShow,
+  gitBlame,
+  codeOutline,
+  codeStats,
 ];

@@ -11,8 +11,13 @@ const WIRE_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 /** Rough token estimates: ~4 characters per English token; Hangul is about one token per syllable. */
 const MAX_EN_TOKENS = 60;
 const MAX_KO_CHARS = 110;
-/** The whole catalog is sent with every request; keep it cheap for a 4B model's context. */
-const MAX_CATALOG_TOKENS = 5000;
+/**
+ * Every schema at once: what a request costs when routing offers everything (a tool_search over
+ * many tools, or a model with the context to take them all). Routing sends a few of them per
+ * request (tests/bench/tool-routing.bench.ts: at most 25% of this); the cap keeps the whole from
+ * growing faster than the tools: about 160 estimated tokens per tool for the ~35 of SPEC §5.
+ */
+const MAX_CATALOG_TOKENS = 6000;
 
 interface SchemaNode {
   type?: string;
@@ -57,12 +62,23 @@ describe('tool registry rules', () => {
       'document.word.read',
       'document.word.write',
       'document.hwp.read',
+      'archive.zip',
+      'archive.unzip',
       'system.info',
       'http.request',
+      'browser.open',
+      'browser.screenshot',
       'ssh.execute',
       'ssh.download',
       'shell.execute',
       'shell.output',
+      'git.status',
+      'git.log',
+      'git.diff',
+      'git.show',
+      'git.blame',
+      'code.outline',
+      'code.stats',
     ]);
   });
 
