@@ -98,6 +98,7 @@ describe('document parse thread', () => {
   });
 
   it('the parser: a stopped or failed thread is never reused; a clean one is, and the caller keeps its bytes', async () => {
+    const resourcesBefore = process.getActiveResourcesInfo().filter((r) => r === 'MessagePort' || r === 'Worker');
     const parser = createDocumentParser({ heapMb: 64 });
     try {
       const korean = documentFiles('korean.docx')['korean.docx']!;
@@ -108,6 +109,8 @@ describe('document parse thread', () => {
       expect(korean[0]).toBe(0x50);
       const waitingBefore = parseThreads().alive.filter((id) => !parseThreads().working.includes(id));
       expect(waitingBefore.length).toBeGreaterThan(0);
+      // A waiting thread keeps nothing alive: a CLI call ends when its work does, not 30 s later.
+      expect(process.getActiveResourcesInfo().filter((r) => r === 'MessagePort' || r === 'Worker')).toEqual(resourcesBefore);
 
       const memory = await parser.parse({ kind: 'docx', bytes: slowDocx(), signal: new AbortController().signal });
       expect(memory).toEqual({ ok: false, reason: 'memory', limitMb: 64 });

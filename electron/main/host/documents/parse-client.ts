@@ -72,14 +72,9 @@ class ParseThread {
     this.worker = new Worker(entry, {
       name: 'baram-document-parse',
       resourceLimits: { maxOldGenerationSizeMb: heapMb },
-      // A library's console output must not reach the CLI's stdout (the result JSON) or the app's log.
-      stdout: true,
-      stderr: true,
       // Nothing of the user's environment: a parser has no use for it.
       env: {},
     });
-    this.worker.stdout.resume();
-    this.worker.stderr.resume();
     alive.add(this);
     let memory = false;
     this.worker.on('error', (e: NodeJS.ErrnoException) => {

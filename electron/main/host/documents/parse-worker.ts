@@ -25,6 +25,15 @@ export type ParseReply =
   | { readonly id: number; readonly op: 'pdf-page'; readonly failed: 'encrypted' | 'damaged' }
   | { readonly id: number; readonly op: 'pdf-close' };
 
+/**
+ * A library's console output must not reach the CLI's stdout (the result JSON) or the app's log;
+ * silenced here rather than piped (the parent's end of a piped stdout would keep a CLI process
+ * alive while a finished thread waits for the next document).
+ */
+for (const method of ['log', 'info', 'warn', 'error', 'debug', 'trace', 'dir'] as const) console[method] = () => undefined;
+process.stdout.write = () => true;
+process.stderr.write = () => true;
+
 const damaged: DocumentFailure = { reason: 'damaged' };
 
 async function parse(kind: DocumentKind, buffer: ArrayBuffer): Promise<ParsedDocument> {
