@@ -51,14 +51,16 @@ test('an MCP server that stops is reported above every screen until dismissed', 
   await expectAccessible(page, 'notices.ko');
   await screenshot(page, 'notices', 'ko');
   await page.getByRole('button', { name: 'English' }).click();
-  await expect(page.getByRole('status', { name: 'Notices' })).toContainText("The MCP server 'fx' ended");
+  // The section is named in the window's language now (the Korean locator above finds nothing).
+  const shown = page.getByRole('status', { name: 'Notices' });
+  await expect(shown).toContainText("The MCP server 'fx' ended");
   await screenshot(page, 'notices', 'en');
 
   // One at a time, then the rest at once (a server that keeps failing leaves several).
-  const count = await notices.locator('.session-notice').count();
+  const count = await shown.locator('.session-notice').count();
   expect(count).toBeGreaterThanOrEqual(3);
-  await notices.getByRole('button', { name: 'Dismiss', exact: true }).first().click();
-  await expect(notices.locator('.session-notice')).toHaveCount(count - 1);
-  await notices.getByRole('button', { name: 'Dismiss all' }).click();
-  await expect(notices).toBeHidden();
+  await shown.getByRole('button', { name: 'Dismiss', exact: true }).first().click();
+  await expect(shown.locator('.session-notice')).toHaveCount(count - 1);
+  await shown.getByRole('button', { name: 'Dismiss all' }).click();
+  await expect(page.locator('.session-notices')).toBeHidden();
 });
