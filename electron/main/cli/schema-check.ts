@@ -122,7 +122,7 @@ function judge(entry: Entry, lang: Lang): Verdict {
   return {
     name: entry.name,
     ok: false,
-    violations: admitted.violations.map((v) => ({ ...v, jsonPath: jsonPath([...entry.at, ...pointerSegments(v.path, entry.schema)]) })),
+    violations: admitted.violations.map(({ rule, path, message }) => ({ rule, path, message, jsonPath: jsonPath([...entry.at, ...pointerSegments(path, entry.schema)]) })),
   };
 }
 

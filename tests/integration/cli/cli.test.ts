@@ -29,7 +29,7 @@ describe('baram CLI (SPEC §7)', () => {
     expect(r.code).toBe(0);
     const tools = r.json<Array<{ name: string; risk: string; schema: { type: string; additionalProperties: boolean } }>>();
     expect(tools.map((t) => t.name)).toContain('system.info');
-    expect(tools).toHaveLength(26);
+    expect(tools).toHaveLength(37);
     for (const t of tools) expect(t.schema).toMatchObject({ type: 'object', additionalProperties: false });
     expect(tools.find((t) => t.name === 'filesystem.read')?.risk).toBe('read');
   });
