@@ -28,7 +28,7 @@ const cases: [string, string[], 'ko' | 'en'][] = [
   ['사내 API에서 오늘 환율 조회해줘', ['http.request'], 'ko'],
   ['빌드 서버 상태 확인해줘', ['ssh.execute'], 'ko'],
   ['서버 로그 받아와', ['ssh.download'], 'ko'],
-  ['git log 보여줘', ['shell.execute'], 'ko'],
+  ['git log 보여줘', ['git.log', 'shell.execute'], 'ko'],
   ['백그라운드 작업 멈춰줘', ['shell.output'], 'ko'],
   ['show me what is in the downloads folder', ['filesystem.list'], 'en'],
   ['open config.json', ['filesystem.read'], 'en'],

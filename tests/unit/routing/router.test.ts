@@ -169,6 +169,14 @@ describe('scoring details', () => {
     expect(rankTools('List the files in the Documents folder', real)[0]!.name).toBe('filesystem.list');
   });
 
+  it('a name given after "named" is an argument, not a tool word; a .zip says which tool opens it', () => {
+    const real = toolCatalog();
+    const named = route('make a new folder called archive', new RoutingState(), real, { lang: 'en' }).schemas;
+    expect(named).toContain('filesystem.mkdir');
+    expect(named.filter((n) => n.startsWith('archive.'))).toEqual([]);
+    expect(route('open invoices.zip', new RoutingState(), real, { lang: 'en' }).schemas).toContain('archive.unzip');
+  });
+
   it('maps how people ask to the cards’ words: a phrase "들어간" is a content search', () => {
     const real = toolCatalog();
     expect(rankTools("'납품 지연'이라는 문구가 들어간 문서를 검색해줘", real)[0]!.name).toBe('search.text');

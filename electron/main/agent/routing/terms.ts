@@ -42,15 +42,18 @@ export function wordOf(surface: string, card = false): Word | null {
 
 /**
  * What in a request is an argument rather than an intent: quoted text ('김과장', "timeout"), URLs
- * (the word "http" stays: it names the tool), and file extensions other than documents' (회의록.txt
- * is a name; "txt" in a description would otherwise pull search.text in).
+ * (the word "http" stays: it names the tool), the name after "named"/"called" ("a folder named
+ * archive" is a folder, not the archive tools), and file extensions other than those that say which
+ * tool opens the file (회의록.txt is a name; "txt" in a description would otherwise pull search.text
+ * in; 견적서.pdf and 첨부.zip keep theirs).
  */
-const DOCUMENT_EXTENSIONS = new Set(['pdf', 'xlsx', 'xls', 'csv', 'docx', 'hwp', 'hwpx']);
+const DOCUMENT_EXTENSIONS = new Set(['pdf', 'xlsx', 'xls', 'csv', 'docx', 'hwp', 'hwpx', 'zip']);
 
 export function withoutArguments(text: string): string {
   return text
     .replace(/'[^']*'|"[^"]*"|‘[^’]*’|“[^”]*”|「[^」]*」|『[^』]*』/g, ' ')
     .replace(/\b(https?):\/\/\S+/gi, ' $1 ')
+    .replace(/\b(named|called)\s+[^\s,.]+/gi, ' ')
     // A document's extension says which tool reads it ("견적서.pdf" → the PDF reader) and stays as a
     // word; any other extension is part of a name.
     .replace(/\.([a-zA-Z0-9]{1,5})\b/g, (_, ext: string) => (DOCUMENT_EXTENSIONS.has(ext.toLowerCase()) ? ` ${ext} ` : ' '));
