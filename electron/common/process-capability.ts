@@ -68,6 +68,8 @@ export interface RunRequest {
   /** A bare program name from the policy's whitelist ('git'), never a path. */
   readonly command: string;
   readonly args: readonly string[];
+  /** As ProgramCall's. */
+  readonly filtersHiddenPaths?: boolean;
   /** Absolute working folder, already confined to the workspace by the caller. */
   readonly cwd: string;
   /** Clamped to [1 s, policy maxTimeoutMs]; absent means the policy's defaultTimeoutMs. */
@@ -168,6 +170,13 @@ export interface ProgramCall {
   readonly args: readonly string[];
   /** Absolute, already confined by the caller. */
   readonly cwd: string;
+  /**
+   * The caller leaves out of what it shows every path the policy hides (the git tools filter git's
+   * output through the deny rules). Without it, under a policy whose deny rules hide paths from
+   * filesystem.read, git subcommands that print paths or file contents beyond their path arguments
+   * (status, log, show, diff, ls-files) are refused: `git log -p` would print a denied file's history.
+   */
+  readonly filtersHiddenPaths?: boolean;
 }
 
 export interface ProcessCapability {

@@ -137,7 +137,7 @@ export async function placeGit(
   }
   const place = { cwd, ...(file !== undefined ? { file } : {}), ...(scope !== undefined ? { scope } : {}) };
   if (options.judge === false) return { program: found, ...place };
-  const judged = await ctx.processes.resolve(GIT, { args: args(place), cwd });
+  const judged = await ctx.processes.resolve(GIT, { args: args(place), cwd, filtersHiddenPaths: true });
   if (judged.kind === 'refused') {
     if (judged.code === 'REPOSITORY_NOT_ALLOWED' && !(await looksLikeRepository(ctx, cwd))) {
       return failure(m.notARepository(ctx.files.display(cwd) || '.', await repositoriesBelow(ctx, cwd)));
@@ -163,7 +163,7 @@ export type GitRun =
  * read (a bad revision is exit 128, whatever language git's message is in).
  */
 export async function runGit(ctx: ToolContext, cwd: string, args: readonly string[]): Promise<GitRun> {
-  const outcome = await ctx.processes.run({ command: GIT, args, cwd, timeoutMs: ctx.policy.defaultTimeoutMs, signal: ctx.signal });
+  const outcome = await ctx.processes.run({ command: GIT, args, cwd, timeoutMs: ctx.policy.defaultTimeoutMs, signal: ctx.signal, filtersHiddenPaths: true });
   switch (outcome.kind) {
     case 'refused':
       return { ok: false, result: fail(ctx.lang, outcome.message, { code: outcome.code }, 'refused') };
@@ -281,7 +281,7 @@ export async function hiddenPaths(ctx: ToolContext, cwd: string, paths: readonly
   }
   const judge = async (batch: readonly string[]): Promise<void> => {
     if (batch.length === 0) return;
-    const verdict = await ctx.processes.resolve(GIT, { args: ['log', '--', ...batch], cwd });
+    const verdict = await ctx.processes.resolve(GIT, { args: ['log', '--', ...batch], cwd, filtersHiddenPaths: true });
     if (verdict.kind === 'resolved') return;
     if (batch.length === 1) {
       // Refused for any reason: not shown (fail closed).

@@ -106,6 +106,10 @@ export function hardenedGitEnv(
   env['PAGER'] = 'cat';
   env['GIT_NO_REPLACE_OBJECTS'] = '1';
   env['GIT_PROTOCOL_FROM_USER'] = '0';
+  // A path argument means the path the confinement judged, nothing more: no globs (`secre*` would
+  // reach a denied `secret/` that the literal name does not), no pathspec magic (`:(top)`, `:!x`),
+  // and a name like `[최종]보고서.docx` matches only itself.
+  env['GIT_LITERAL_PATHSPECS'] = '1';
   // Discovery never climbs above a root: the parents of the roots are ceilings.
   const ceilings = [...new Set(options.roots.map((r) => api.dirname(r)))];
   env['GIT_CEILING_DIRECTORIES'] = ceilings.join(api.delimiter);

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { assertNever } from '../../../common/assert-never';
 import { isFileAccessError, type FileAccess } from '../../../common/file-access';
 import { text } from '../../../common/i18n';
@@ -30,6 +31,10 @@ import { GIT_PREFIX, hardenedGitEnv, listDrivers, probeRepository } from './git-
 import { deniedArgument, grammarFor, grammarMessages } from './grammar';
 import type { Text } from '../../../common/i18n';
 import { supervise, type SupervisedProcess } from './supervise';
+import type { ProgramPathConfinement } from './program-paths';
+
+/** git subcommands whose output can hold paths (and contents) beyond the path arguments given. */
+const GIT_LISTS_PATHS: ReadonlySet<string> = new Set(['status', 'log', 'show', 'diff', 'ls-files']);
 
 export interface ProcessHostOptions {
   /** The effective policy's shell section: whitelist, trusted folders, env whitelist, limits. */
@@ -44,7 +49,7 @@ export interface ProcessHostOptions {
    * finds is held to it, and git's repository too. Without it, a call with a path argument and
    * every git call that needs a repository is refused (fail closed).
    */
-  readonly paths?: Pick<FileAccess, 'check' | 'roots'>;
+  readonly paths?: ProgramPathConfinement;
 }
 
 /** What runs after the checks: the program's arguments and environment, hardened. */
@@ -77,7 +82,7 @@ export class ProcessHost implements ProcessCapability {
     if (program.kind === 'refused' || call === undefined) return program;
     const args = argumentProblem(command, call.args);
     if (args) return args;
-    const vetted = await this.vet(program, call.args, call.cwd);
+    const vetted = await this.vet(program, call.args, call.cwd, call.filtersHiddenPaths === true);
     return 'kind' in vetted ? vetted : program;
   }
 
@@ -197,7 +202,7 @@ export class ProcessHost implements ProcessCapability {
     const { timeoutMs, maxCaptureBytes } = runLimits(request, this.options.shell);
     // The grammar, the path arguments and git's repository are judged here again, whatever
     // precheck said: this is the run path, the one the model cannot go around.
-    const vetted = await this.vet(program, request.args, request.cwd);
+    const vetted = await this.vet(program, request.args, request.cwd, request.filtersHiddenPaths === true);
     if ('kind' in vetted) return vetted;
     return {
       kind: 'prepared',
@@ -227,7 +232,7 @@ export class ProcessHost implements ProcessCapability {
    * the administrator's denyArgs, every path argument held to the roots as file tools are, and for
    * git the hardened environment and a repository whose places all lie inside the roots.
    */
-  private async vet(program: ResolvedProgram, args: readonly string[], cwd: string): Promise<Vetted | ProgramRefusal> {
+  private async vet(program: ResolvedProgram, args: readonly string[], cwd: string, filtersHiddenPaths: boolean): Promise<Vetted | ProgramRefusal> {
     const platform = process.platform;
     const command = program.command;
     const refuse = (code: ProgramRefusalCode, message: Text): ProgramRefusal => ({ kind: 'refused', code, command, message });
@@ -254,6 +259,13 @@ export class ProcessHost implements ProcessCapability {
       return { argv: verdict.argv, env };
     }
     if (grammar.program !== 'git') return { argv: verdict.argv, env: base };
+    // The path arguments were judged above. Without one, or with a folder, these subcommands also
+    // print paths and contents nobody named (`git log -p`, `git show <blob>`, `git diff HEAD .`),
+    // which a deny rule must hide as well: under such a policy they run only on named files.
+    const subcommand = args[0] ?? '';
+    if (confinement?.hidesPaths && !filtersHiddenPaths && GIT_LISTS_PATHS.has(subcommand) && !namesOnlyFiles(subcommand, args, verdict.paths, (p) => api.resolve(cwd, p))) {
+      return refuse('ARGUMENT_NOT_ALLOWED', grammarMessages.gitWouldShowHidden(subcommand));
+    }
     const roots = confinement?.roots ?? [];
     const probeEnv = hardenedGitEnv(base, { platform, roots });
     if (!verdict.repository) return { argv: [...GIT_PREFIX, ...verdict.argv], env: probeEnv };
@@ -275,6 +287,27 @@ export class ProcessHost implements ProcessCapability {
     if (!drivers) return refuse('REPOSITORY_NOT_ALLOWED', grammarMessages.repository(text('저장소 설정을 읽지 못했습니다.', 'its configuration could not be read.')));
     return { argv: [...GIT_PREFIX, ...verdict.argv], env: hardenedGitEnv(base, { platform, roots, drivers }) };
   }
+}
+
+/**
+ * Whether a git run under a policy that hides paths prints only files it names: `show REV:FILE`
+ * only, or `-- FILE…` with at most one revision before it (`git diff BLOB BLOB` or `git show BLOB`
+ * would print an object by id, whatever path it had). Each file must exist as a regular file: a
+ * folder may hold hidden paths, and a gone path may have been one. `paths` is the grammar's list:
+ * every positional (revisions included, as they might be paths) and each `REV:` path part.
+ */
+function namesOnlyFiles(subcommand: string, args: readonly string[], paths: readonly string[], absolute: (p: string) => string): boolean {
+  const isFile = (p: string) => statSync(absolute(p), { throwIfNoEntry: false })?.isFile() === true;
+  if (subcommand === 'show') {
+    const revPaths = paths.filter((p) => p.includes(':'));
+    const parts = revPaths.map((p) => p.slice(p.indexOf(':') + 1).replace(/^[\\/]+/, ''));
+    return revPaths.length > 0 && paths.every((p) => p.includes(':') || parts.includes(p)) && parts.every(isFile);
+  }
+  const dashes = args.indexOf('--');
+  if (dashes < 0) return false;
+  const named = args.slice(dashes + 1);
+  const before = paths.filter((p) => !named.includes(p));
+  return named.length > 0 && named.every(isFile) && before.length <= 1 && before.every((p) => !p.includes(':'));
 }
 
 /** null when the file tools' confinement accepts the absolute path; otherwise why not. */

@@ -65,6 +65,11 @@ export const grammarMessages = {
       `'${program}'의 경로 인수를 확인할 작업 공간 정보가 없어 실행하지 않습니다.`,
       `'${program}' is not run: there is no workspace to hold its path arguments to.`,
     ),
+  gitWouldShowHidden: (subcommand: string): Text =>
+    text(
+      `이 정책은 일부 경로를 읽지 못하게 막습니다. 파일을 하나하나 지정하지 않은 'git ${subcommand}'는 그 경로의 이름이나 내용까지 보여 줄 수 있어 shell.execute로는 실행하지 않습니다. 막힌 경로를 빼고 보여 주는 git.status, git.log, git.diff, git.show를 쓰세요.`,
+      `This policy hides some paths from reading, and 'git ${subcommand}' without named files can show their names or contents, so shell.execute does not run it. Use git.status, git.log, git.diff or git.show, which leave the hidden paths out.`,
+    ),
   adminDenied: (program: string, arg: string, rule: string): Text =>
     text(
       `'${program}'에는 '${arg}' 인자를 쓸 수 없습니다(관리자 규칙 '${rule}'). 이 옵션 없이 다시 시도하거나, ${FILE_TOOLS_KO}.`,
