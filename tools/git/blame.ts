@@ -53,7 +53,7 @@ export const gitBlame = defineTool({
 
   async plan(a: Input, ctx) {
     const place = await checked(a, ctx);
-    return 'failure' in place ? place : gitPlan(place, `git ${args(a, place).join(' ')}\ncwd: ${shown(ctx, place.cwd)}`);
+    return 'failure' in place ? place : gitPlan(place, args(a, place), ctx);
   },
 
   summarize: (a: Input) => text(`'${a.file}'의 줄별 작성자를 봅니다`, `Shows who changed each line of '${a.file}'`),

@@ -3,7 +3,7 @@ import { text } from '../../electron/common/i18n';
 import { defineTool, type Failure, type PrecheckContext } from '../kit/define-tool';
 import { renderChanges } from './changes';
 import { BudgetedText, parseNumstatPatch } from './git-output';
-import { atTop, failed, gitPlan, insideRepository, locate, placeGit, rangeRefs, runGit, say, shown, type GitPlace } from './git-run';
+import { atTop, failed, gitPlan, insideRepository, locate, placeGit, rangeRefs, runGit, say, type GitPlace } from './git-run';
 import { gitMessages as m } from './messages';
 
 const input = Type.Object(
@@ -65,7 +65,7 @@ export const gitDiff = defineTool({
 
   async plan(a: Input, ctx) {
     const place = await checked(a, ctx);
-    return 'failure' in place ? place : gitPlan(place, `git ${args(a, place).join(' ')}\ncwd: ${shown(ctx, place.cwd)}`);
+    return 'failure' in place ? place : gitPlan(place, args(a, place), ctx);
   },
 
   summarize: (a: Input) => text(`'${a.file ?? a.path ?? '.'}'의 바뀐 내용을 봅니다`, `Shows what changed in '${a.file ?? a.path ?? '.'}'`),

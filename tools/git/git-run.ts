@@ -147,10 +147,17 @@ export async function placeGit(
   return { program: judged, ...place };
 }
 
-/** The plan of every git tool: no file is changed; the approval (if a rule asks) names the git file that runs. */
-export function gitPlan(place: GitPlace, preview: string): Plan {
+/**
+ * The plan of every git tool: no file is changed; the approval (if a rule asks) shows the command
+ * line, the folder it runs in, and the git file that runs.
+ */
+export function gitPlan(place: GitPlace, argv: readonly string[], ctx: { readonly files: { display(p: string): string } }): Plan {
   const { program } = place;
-  return { targets: [], program: { command: program.command, path: program.path, realPath: program.realPath, sha256: program.sha256 }, preview: `${preview}\n${program.realPath}  SHA-256 ${program.sha256}` };
+  return {
+    targets: [],
+    program: { command: program.command, path: program.path, realPath: program.realPath, sha256: program.sha256 },
+    preview: `git ${argv.join(' ')}\ncwd: ${shown(ctx, place.cwd)}\n${program.realPath}  SHA-256 ${program.sha256}`,
+  };
 }
 
 export type GitRun =

@@ -59,7 +59,7 @@ export const gitLog = defineTool({
 
   async plan(a: Input, ctx) {
     const place = await checked(a, ctx);
-    return 'failure' in place ? place : gitPlan(place, `git ${args(a, place).join(' ')}\ncwd: ${shown(ctx, place.cwd)}`);
+    return 'failure' in place ? place : gitPlan(place, args(a, place), ctx);
   },
 
   summarize: (a: Input) => text(`'${a.file ?? a.path ?? '.'}'의 git 기록을 봅니다`, `Shows the git history of '${a.file ?? a.path ?? '.'}'`),

@@ -3,7 +3,7 @@ import { text } from '../../electron/common/i18n';
 import { defineTool, type PrecheckContext } from '../kit/define-tool';
 import { renderChanges } from './changes';
 import { BudgetedText, parseNumstatPatch, RS, US } from './git-output';
-import { atTop, failed, gitPlan, insideRepository, locate, placeGit, printable, refProblem, runGit, say, shown, type GitPlace } from './git-run';
+import { atTop, failed, gitPlan, insideRepository, locate, placeGit, printable, refProblem, runGit, say, type GitPlace } from './git-run';
 import { gitMessages as m } from './messages';
 
 const input = Type.Object(
@@ -50,7 +50,7 @@ export const gitShow = defineTool({
 
   async plan(a: Input, ctx) {
     const place = await checked(a, ctx);
-    return 'failure' in place ? place : gitPlan(place, `git ${args(a, place).join(' ')}\ncwd: ${shown(ctx, place.cwd)}`);
+    return 'failure' in place ? place : gitPlan(place, args(a, place), ctx);
   },
 
   summarize: (a: Input) => text(`커밋 '${a.ref}'의 내용을 봅니다`, `Shows commit '${a.ref}'`),

@@ -89,7 +89,7 @@ export const gitStatus = defineTool({
 
   async plan(a: Input, ctx) {
     const place = await placeGit(ctx, a, args);
-    return 'failure' in place ? place : gitPlan(place, `git ${args(place).join(' ')}\ncwd: ${shown(ctx, place.cwd)}`);
+    return 'failure' in place ? place : gitPlan(place, args(place), ctx);
   },
 
   summarize: (a: Input) => text(`'${a.path ?? '.'}'의 git 상태를 봅니다`, `Shows the git status of '${a.path ?? '.'}'`),
